@@ -1,0 +1,52 @@
+package workspace
+
+// Store is the host's durable local store: per backend, the host-side files,
+// the local change log of host-side writes (what pushes carry), the fetch
+// cursor and the push cursor (SPEC 6.1). Each backend is mounted in its own
+// namespace, so its files never mix with another backend's.
+//
+// Implementations must be safe for concurrent use and make every method one
+// atomic write: a crash between two calls leaves the first call's effect.
+type Store interface {
+	// WriteFile records a host-side write (or delete) of path: it stamps a new
+	// local revision and appends the change to the local log that pushes send.
+	WriteFile(backend, path string, content []byte, deleted bool) (rev int64, err error)
+	// ApplyUpstream applies changes pulled from the remote (source upstream):
+	// files change, the local log does not. It reports how many entries were
+	// applied: deletes always count, a write whose content already matches
+	// does not (SPEC 6.7 alreadyApplied).
+	ApplyUpstream(backend string, changes []Change) (applied int, err error)
+	// Files returns the backend's live files, sorted by path.
+	Files(backend string) ([]File, error)
+	// CurrentRev is the backend's latest local revision (0 when none).
+	CurrentRev(backend string) (int64, error)
+	// LocalChanges returns coalesced local changes in (after, through], one per
+	// path at its latest state, ordered by (rev, path), at most limit.
+	LocalChanges(backend string, after, through Cursor, limit int) ([]Change, error)
+
+	// FetchCursor reads the fetch cursor; a stored rev 0 reads as {0,null}.
+	FetchCursor(backend string) (Cursor, error)
+	// WriteFetchCursor stores c unconditionally (resets only).
+	WriteFetchCursor(backend string, c Cursor) error
+	// WriteFetchCursorIfAhead stores c only when it is ahead of the stored
+	// cursor and reports whether it wrote.
+	WriteFetchCursorIfAhead(backend string, c Cursor) (bool, error)
+
+	// PushRev reads the legacy scalar push watermark.
+	PushRev(backend string) (int64, error)
+	// SetPushRev writes only the legacy scalar (the pullOnce reset QUIRK).
+	SetPushRev(backend string, rev int64) error
+	// PushCursor reads the path-aware push cursor: {pushRev,null} when no row
+	// exists or pushRev > row.rev, else the row.
+	PushCursor(backend string) (Cursor, error)
+	// WritePushCursor writes the row and the scalar together.
+	WritePushCursor(backend string, c Cursor) error
+}
+
+// File is one live host-side file.
+type File struct {
+	Path    string
+	Content []byte
+	// Rev is the revision that last changed the file.
+	Rev int64
+}
