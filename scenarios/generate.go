@@ -1,0 +1,128 @@
+package scenarios
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// Weights gives each op kind's relative likelihood in generated scenarios.
+// A zero weight switches the kind off entirely.
+type Weights [OpGroup + 1]int
+
+// DefaultWeights favour commands and time: those drive the retry logic;
+// faults are frequent enough that every kind shows up in a short sweep.
+var DefaultWeights = Weights{
+	OpExec:         30,
+	OpWrite:        8,
+	OpRetry:        10,
+	OpAdvance:      22,
+	OpCrash:        4,
+	OpRestart:      3,
+	OpLoseIdentity: 2,
+	OpTruncate:     2,
+	OpHostRestart:  3,
+	OpGroup:        10,
+}
+
+// Swarm draws per-run weights from r: each kind is switched off with
+// probability 1/3 (exec and advance always stay on, or nothing happens) and
+// the others are rescaled, so different runs stress different mixes.
+func Swarm(r *rand.Rand) Weights {
+	w := DefaultWeights
+	for k := range w {
+		if OpKind(k) == OpExec || OpKind(k) == OpAdvance {
+			continue
+		}
+		if r.IntN(3) == 0 {
+			w[k] = 0
+			continue
+		}
+		w[k] = 1 + r.IntN(2*w[k])
+	}
+	return w
+}
+
+// GenConfig bounds what Generate draws.
+type GenConfig struct {
+	Steps     int // number of top-level ops
+	Backends  int
+	MaxWrites int // per exec
+	Weights   Weights
+}
+
+// maxGroupSize bounds a concurrent group: larger groups add interleavings
+// faster than they add distinct behaviour.
+const maxGroupSize = 4
+
+// Generate draws a scenario's ops from the workload stream r.
+func Generate(r *rand.Rand, c GenConfig) []Op {
+	ops := make([]Op, 0, c.Steps)
+	for len(ops) < c.Steps {
+		ops = append(ops, genOp(r, c, true))
+	}
+	return ops
+}
+
+func genOp(r *rand.Rand, c GenConfig, allowGroup bool) Op {
+	w := c.Weights
+	if !allowGroup {
+		w[OpGroup] = 0
+	}
+	k := pick(r, w)
+	op := Op{Kind: k}
+	switch k {
+	case OpExec:
+		op.Backend = r.IntN(c.Backends)
+		if r.IntN(3) == 0 {
+			op.Mode = Defer
+		}
+		op.Writes = r.IntN(c.MaxWrites + 1)
+	case OpWrite, OpCrash, OpRestart, OpTruncate:
+		op.Backend = r.IntN(c.Backends)
+	case OpRetry:
+		op.Backend = r.IntN(c.Backends)
+		op.Early = r.IntN(2) == 0
+	case OpLoseIdentity:
+		op.Backend = r.IntN(c.Backends)
+		op.None = r.IntN(4) == 0
+	case OpAdvance:
+		op.Dur = advanceSteps[r.IntN(len(advanceSteps))]
+	case OpGroup:
+		n := 2 + r.IntN(maxGroupSize-1)
+		for range n {
+			op.Ops = append(op.Ops, genGroupMember(r, c))
+		}
+	}
+	return op
+}
+
+// genGroupMember draws only ops that run as actors: time and faults are the
+// driver's, between steps.
+func genGroupMember(r *rand.Rand, c GenConfig) Op {
+	w := Weights{OpExec: c.Weights[OpExec] + 1, OpRetry: c.Weights[OpRetry] + 1, OpWrite: c.Weights[OpWrite]}
+	g := c
+	g.Weights = w
+	return genOp(r, g, false)
+}
+
+// advanceSteps span the default backoff range (1 s .. 60 s) so that some
+// advances land inside a backoff window and some jump past it.
+var advanceSteps = []time.Duration{
+	100 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+	5 * time.Second, 10 * time.Second, 30 * time.Second, time.Minute,
+}
+
+func pick(r *rand.Rand, w Weights) OpKind {
+	total := 0
+	for _, x := range w {
+		total += x
+	}
+	n := r.IntN(total)
+	for k, x := range w {
+		if n < x {
+			return OpKind(k)
+		}
+		n -= x
+	}
+	return OpExec
+}

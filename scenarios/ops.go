@@ -1,0 +1,136 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// OpKind names one operation of the scenario language.
+type OpKind int
+
+const (
+	// OpExec runs a command on a backend that makes Writes container-side
+	// writes, then syncs in Mode (wait or defer).
+	OpExec OpKind = iota
+	// OpWrite is a host-side write, so the next pre-exec push carries data.
+	OpWrite
+	// OpRetry calls RetryPendingSync explicitly: now (Early) or once the
+	// backend's intent is due (time advances to its NotBefore first).
+	OpRetry
+	// OpAdvance moves virtual time forward by Dur; alarms fire on the way.
+	OpAdvance
+	// OpCrash kills a backend's container process (it restarts later).
+	OpCrash
+	// OpRestart replaces the container: new runtime id, truncated log.
+	OpRestart
+	// OpLoseIdentity makes connections report another runtime id (or none,
+	// with None) while the log stays intact.
+	OpLoseIdentity
+	// OpTruncate shortens the remote log under a surviving connection.
+	OpTruncate
+	// OpHostRestart restarts the host: every operation in flight is cut.
+	OpHostRestart
+	// OpGroup runs its ops concurrently, interleaved at blocking points.
+	OpGroup
+)
+
+var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group"}
+
+func (k OpKind) String() string {
+	if int(k) < len(opNames) {
+		return opNames[k]
+	}
+	return fmt.Sprintf("op(%d)", int(k))
+}
+
+// opKindByName is the inverse of opNames for the parser.
+func opKindByName(name string) (OpKind, bool) {
+	for i, n := range opNames {
+		if n == name {
+			return OpKind(i), true
+		}
+	}
+	return 0, false
+}
+
+// Mode is an exec's sync mode.
+type Mode int
+
+const (
+	Wait Mode = iota
+	Defer
+)
+
+func (m Mode) String() string {
+	if m == Defer {
+		return "defer"
+	}
+	return "wait"
+}
+
+// Op is one step of a scenario. Which fields matter depends on Kind; the
+// others stay zero so that equal ops compare equal.
+type Op struct {
+	Kind    OpKind
+	Backend int           // exec, write, retry and the fault ops
+	Mode    Mode          // exec
+	Writes  int           // exec: container-side writes the command makes
+	Early   bool          // retry: call now rather than when due
+	None    bool          // lose-identity: report no runtime id at all
+	Dur     time.Duration // advance
+	Ops     []Op          // group: run concurrently
+}
+
+// String renders the op in the scenario language, one line (a group spans
+// several lines, its members indented).
+func (o Op) String() string {
+	var b strings.Builder
+	o.format(&b, "")
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (o Op) format(b *strings.Builder, indent string) {
+	b.WriteString(indent)
+	b.WriteString(o.Kind.String())
+	switch o.Kind {
+	case OpExec:
+		fmt.Fprintf(b, " b%d %s writes=%d", o.Backend, o.Mode, o.Writes)
+	case OpWrite, OpCrash, OpRestart, OpTruncate:
+		fmt.Fprintf(b, " b%d", o.Backend)
+	case OpRetry:
+		fmt.Fprintf(b, " b%d", o.Backend)
+		if o.Early {
+			b.WriteString(" early")
+		} else {
+			b.WriteString(" due")
+		}
+	case OpLoseIdentity:
+		fmt.Fprintf(b, " b%d", o.Backend)
+		if o.None {
+			b.WriteString(" none")
+		}
+	case OpAdvance:
+		b.WriteString(" " + o.Dur.String())
+	case OpGroup:
+		b.WriteString("\n")
+		for _, m := range o.Ops {
+			m.format(b, indent+"  ")
+		}
+		b.WriteString(indent + "end")
+	}
+	b.WriteString("\n")
+}
+
+// Steps counts ops, members of groups included: the size a shrinker reports.
+func Steps(ops []Op) int {
+	n := 0
+	for _, o := range ops {
+		if o.Kind == OpGroup {
+			n += Steps(o.Ops)
+			continue
+		}
+		n++
+	}
+	return n
+}
