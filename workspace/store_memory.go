@@ -1,0 +1,212 @@
+package workspace
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// MemoryStore is an in-memory Store. It holds only durable state (files,
+// change logs, cursors), so a simulator can keep one instance across
+// simulated host restarts and treat it as the host's disk: every method is
+// atomic under one mutex, so a restart between two calls leaves exactly the
+// effect of the calls that returned.
+//
+// The zero value is not usable; call NewMemoryStore.
+type MemoryStore struct {
+	mu  sync.Mutex
+	nss map[string]*memNamespace
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// memNamespace is one backend's durable state (SPEC 6.1).
+type memNamespace struct {
+	currentRev int64
+	files      map[string]File
+	// log is the coalesced local change log: one entry per path at its
+	// latest host-side state, deletes included.
+	log map[string]Change
+	// fetch is stored raw (fetchRev + path column); storeFetchCursor applies
+	// the read rule.
+	fetch   Cursor
+	pushRev int64
+	pushRow *Cursor
+}
+
+// NewMemoryStore returns an empty store.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{nss: map[string]*memNamespace{}}
+}
+
+// ns returns backend's namespace, creating it on first use. Callers hold mu.
+func (s *MemoryStore) ns(backend string) *memNamespace {
+	n := s.nss[backend]
+	if n == nil {
+		n = &memNamespace{files: map[string]File{}, log: map[string]Change{}}
+		s.nss[backend] = n
+	}
+	return n
+}
+
+// WriteFile implements Store.
+func (s *MemoryStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.ns(backend)
+	if n.currentRev >= maxSafeInteger {
+		return 0, fmt.Errorf("store: backend %q: local revision overflow", backend)
+	}
+	n.currentRev++
+	rev := n.currentRev
+	if deleted {
+		delete(n.files, path)
+	} else {
+		n.files[path] = File{Path: path, Content: copyContent(content), Rev: rev}
+	}
+	n.log[path] = Change{Rev: rev, Path: path, Deleted: deleted, Content: changeContent(deleted, content)}
+	return rev, nil
+}
+
+// ApplyUpstream implements Store.
+func (s *MemoryStore) ApplyUpstream(backend string, changes []Change) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.ns(backend)
+	applied := 0
+	for _, c := range changes {
+		live, ok := n.files[c.Path]
+		switch {
+		case c.Deleted:
+			// SPEC 6.7: a delete is always applied and always counts; a
+			// missing path is fine and changes nothing.
+			applied++
+			if ok {
+				delete(n.files, c.Path)
+				delete(n.log, c.Path)
+			}
+		case ok && bytes.Equal(live.Content, c.Content):
+			// alreadyApplied: not counted, nothing changes.
+		default:
+			applied++
+			n.files[c.Path] = File{Path: c.Path, Content: copyContent(c.Content), Rev: c.Rev}
+			delete(n.log, c.Path)
+		}
+	}
+	return applied, nil
+}
+
+// Files implements Store.
+func (s *MemoryStore) Files(backend string) ([]File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.ns(backend)
+	out := make([]File, 0, len(n.files))
+	for _, f := range n.files {
+		f.Content = copyContent(f.Content)
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// CurrentRev implements Store.
+func (s *MemoryStore) CurrentRev(backend string) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ns(backend).currentRev, nil
+}
+
+// LocalChanges implements Store.
+func (s *MemoryStore) LocalChanges(backend string, after, through Cursor, limit int) ([]Change, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.ns(backend)
+	var out []Change
+	for _, c := range n.log {
+		if inRange(c.Cursor(), after, through) {
+			c.Content = changeContent(c.Deleted, c.Content)
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Cursor().Less(out[j].Cursor()) })
+	if l := effectiveLimit(limit); len(out) > l {
+		out = out[:l]
+	}
+	return out, nil
+}
+
+// FetchCursor implements Store.
+func (s *MemoryStore) FetchCursor(backend string) (Cursor, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.ns(backend).fetch
+	return storeFetchCursor(f.Rev, f.Path, f.HasPath), nil
+}
+
+// WriteFetchCursor implements Store.
+func (s *MemoryStore) WriteFetchCursor(backend string, c Cursor) error {
+	if err := checkCursorArg(backend, "fetch", c); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ns(backend).fetch = normalizeCursor(c)
+	return nil
+}
+
+// WriteFetchCursorIfAhead implements Store.
+func (s *MemoryStore) WriteFetchCursorIfAhead(backend string, c Cursor) (bool, error) {
+	if err := checkCursorArg(backend, "fetch", c); err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.ns(backend)
+	if !storeFetchCursor(n.fetch.Rev, n.fetch.Path, n.fetch.HasPath).Less(c) {
+		return false, nil
+	}
+	n.fetch = normalizeCursor(c)
+	return true, nil
+}
+
+// PushRev implements Store.
+func (s *MemoryStore) PushRev(backend string) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ns(backend).pushRev, nil
+}
+
+// SetPushRev implements Store.
+func (s *MemoryStore) SetPushRev(backend string, rev int64) error {
+	if err := checkCursorArg(backend, "push", Cursor{Rev: rev}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ns(backend).pushRev = rev
+	return nil
+}
+
+// PushCursor implements Store.
+func (s *MemoryStore) PushCursor(backend string) (Cursor, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.ns(backend)
+	return storePushCursor(n.pushRev, n.pushRow), nil
+}
+
+// WritePushCursor implements Store.
+func (s *MemoryStore) WritePushCursor(backend string, c Cursor) error {
+	if err := checkCursorArg(backend, "push", c); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.ns(backend)
+	row := normalizeCursor(c)
+	n.pushRow = &row
+	n.pushRev = c.Rev
+	return nil
+}
