@@ -1,0 +1,144 @@
+package scheduler
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// SQLite is a durable Scheduler and Lister backed by one SQLite file through
+// modernc.org/sqlite (pure Go, no cgo). It is safe for concurrent use by many
+// goroutines and, through SQLite's own locking, by several processes.
+//
+// Durability: WAL journal, synchronous=FULL (a commit is on disk when
+// Schedule or Clear returns), and every write is a single statement, which
+// SQLite runs as one transaction: a crash leaves either the old or the new
+// intent, never a mix.
+type SQLite struct {
+	db   *sql.DB
+	path string
+}
+
+var (
+	_ Scheduler = (*SQLite)(nil)
+	_ Lister    = (*SQLite)(nil)
+)
+
+// busyTimeoutMs bounds how long a statement waits for another connection's
+// write lock before failing with SQLITE_BUSY. Writes are one short statement,
+// so a long wait means something is wrong; five seconds is generous.
+const busyTimeoutMs = 5000
+
+// OpenSQLite opens (creating if needed) the scheduler store at path and
+// migrates it to the current schema. A file written by a newer syncsim, or
+// one that holds somebody else's tables, is refused with an error rather
+// than read with the wrong meaning.
+func OpenSQLite(path string) (*SQLite, error) {
+	if path == "" || strings.ContainsAny(path, "?#") {
+		// NB: the driver splits its DSN at '?'; refusing beats opening a
+		// different file than the caller named.
+		return nil, fmt.Errorf("scheduler: sqlite path %q must be non-empty and contain no '?' or '#'", path)
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeoutMs))
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "FULL")
+	// BEGIN IMMEDIATE takes the write lock up front, so a transaction never
+	// has to upgrade a read lock (which fails with SQLITE_BUSY at once,
+	// ignoring the busy timeout).
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: open sqlite %s: %w", path, err)
+	}
+	s := &SQLite{db: db, path: path}
+	if err := s.migrate(context.Background()); err != nil {
+		return nil, errors.Join(fmt.Errorf("scheduler: open sqlite %s: %w", path, err), db.Close())
+	}
+	return s, nil
+}
+
+// Close releases the database. Intents already written stay on disk.
+func (s *SQLite) Close() error { return s.db.Close() }
+
+// Get returns the intent stored for backend. A row that does not decode to
+// a valid intent is an error naming the backend, never a silent miss.
+func (s *SQLite) Get(ctx context.Context, backend string) (Intent, bool, error) {
+	rows, err := s.db.QueryContext(ctx, selectIntents+` WHERE backend = ?`, backend)
+	if err != nil {
+		return Intent{}, false, fmt.Errorf("scheduler: backend %q: get: %w", backend, err)
+	}
+	defer rows.Close()
+	var (
+		in    Intent
+		found bool
+	)
+	for rows.Next() {
+		if found {
+			// The primary key forbids this; a foreign schema may not.
+			return Intent{}, false, corrupt(backend, errors.New("more than one row"))
+		}
+		if in, err = scanIntent(rows); err != nil {
+			return Intent{}, false, err
+		}
+		found = true
+	}
+	if err := rows.Err(); err != nil {
+		return Intent{}, false, fmt.Errorf("scheduler: backend %q: get: %w", backend, err)
+	}
+	if found && in.Backend != backend {
+		// Only a foreign collation or a hand-edited row can get here.
+		return Intent{}, false, corrupt(backend, fmt.Errorf("row holds backend %q", in.Backend))
+	}
+	return in, found, nil
+}
+
+// Schedule upserts intent in one statement (one transaction).
+func (s *SQLite) Schedule(ctx context.Context, intent Intent) error {
+	r, err := encodeIntent(intent)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, upsertIntent,
+		r.backend, r.attempt, r.notBefore, r.runtimeID, r.targetRev, r.targetHasPath, r.targetPath)
+	if err != nil {
+		return fmt.Errorf("scheduler: backend %q: schedule: %w", intent.Backend, err)
+	}
+	return nil
+}
+
+// Clear deletes the intent for backend; deleting nothing succeeds.
+func (s *SQLite) Clear(ctx context.Context, backend string) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM scheduler_intents WHERE backend = ?`, backend); err != nil {
+		return fmt.Errorf("scheduler: backend %q: clear: %w", backend, err)
+	}
+	return nil
+}
+
+// List returns every intent ordered by backend id (bytewise). One corrupt
+// row fails the whole call: the host computes its alarm from this list, and
+// an intent silently left out would be an intent never retried.
+func (s *SQLite) List(ctx context.Context) ([]Intent, error) {
+	rows, err := s.db.QueryContext(ctx, selectIntents+` ORDER BY backend COLLATE BINARY`)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: list: %w", err)
+	}
+	defer rows.Close()
+	var out []Intent
+	for rows.Next() {
+		in, err := scanIntent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("scheduler: list: %w", err)
+	}
+	return out, nil
+}
