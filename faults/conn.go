@@ -1,0 +1,237 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// conn is one connection (one WebSocket) to a container.
+type conn struct {
+	c          *Container
+	id         int
+	runtime    string
+	hasRuntime bool
+	closed     bool  // the client closed it
+	broken     error // set once the connection died under the client
+}
+
+var (
+	_ workspace.Handle  = (*conn)(nil)
+	_ workspace.SyncRPC = (*conn)(nil)
+)
+
+// enter is the prologue of every blocking call: Block (no lock held), name
+// the actor, then take the lock. The caller must unlock.
+func (c *Container) enter(op Op) (actor string) {
+	c.hooks.Block(c.backend + "." + string(op))
+	actor = c.hooks.Actor()
+	c.mu.Lock()
+	return actor
+}
+
+// call starts a record entry for a call on cn.
+func (cn *conn) call(actor string, op Op) Call {
+	return Call{Actor: actor, Op: op, Conn: cn.id, RuntimeID: cn.runtime, HasRuntimeID: cn.hasRuntime}
+}
+
+// usableLocked returns the error a call on cn fails with before doing
+// anything, or nil.
+func (cn *conn) usableLocked(ctx context.Context) error {
+	switch {
+	case cn.closed:
+		return ErrDisposed
+	case cn.broken != nil:
+		return cn.broken
+	}
+	return ctx.Err()
+}
+
+// failLocked records call with err, breaking the connection when err is an
+// injected transport failure, and returns err.
+func (cn *conn) failLocked(call Call, err error, fresh Kind) error {
+	if fresh != NoFault {
+		call.Fault = fresh
+		if fresh != SettleFailure && cn.broken == nil {
+			// A transport failure kills the WebSocket: later calls on this
+			// connection fail too, until the workspace reconnects.
+			cn.broken = injected(fresh, msgBroken)
+		}
+	}
+	call.Err = err.Error()
+	cn.c.appendLocked(call)
+	return err
+}
+
+// Connect opens a new connection. See Crash for a crashed container.
+func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
+	actor := c.enter(OpConnect)
+	defer c.mu.Unlock()
+	call := Call{Actor: actor, Op: OpConnect}
+	fail := func(err error, k Kind) (workspace.Handle, error) {
+		call.Fault, call.Err = k, err.Error()
+		c.appendLocked(call)
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err, NoFault)
+	}
+	if c.crashed {
+		if c.failConnects > 0 {
+			c.failConnects--
+			return fail(injected(Crash, msgCrashConnect), Crash)
+		}
+		c.launchLocked()
+		call.Relaunched = true
+	}
+	if c.drawLocked(TransportConnect) {
+		return fail(injected(TransportConnect, msgConnect), TransportConnect)
+	}
+	cn := &conn{c: c, id: len(c.conns) + 1, runtime: c.reported, hasRuntime: c.reportedOK}
+	c.conns = append(c.conns, cn)
+	call.Conn, call.RuntimeID, call.HasRuntimeID = cn.id, cn.runtime, cn.hasRuntime
+	c.appendLocked(call)
+	return cn, nil
+}
+
+// RuntimeID reports the id learnt at connect time. It is recorded but does
+// not block: it is a cached property of the connection.
+func (cn *conn) RuntimeID() (string, bool) {
+	actor := cn.c.hooks.Actor()
+	cn.c.mu.Lock()
+	defer cn.c.mu.Unlock()
+	cn.c.appendLocked(cn.call(actor, OpRuntimeID))
+	return cn.runtime, cn.hasRuntime
+}
+
+// SyncMode is always SyncRemote.
+func (cn *conn) SyncMode() workspace.SyncMode { return workspace.SyncRemote }
+
+// Sync returns the connection itself: it serves the SyncRPC surface.
+func (cn *conn) Sync() workspace.SyncRPC { return cn }
+
+// Close closes the connection; later calls on it fail with ErrDisposed.
+func (cn *conn) Close() error {
+	actor := cn.c.enter(OpClose)
+	defer cn.c.mu.Unlock()
+	cn.closed = true
+	cn.c.appendLocked(cn.call(actor, OpClose))
+	return nil
+}
+
+// FetchChanges opens a change stream (SPEC 6.2). The settle hook that
+// fetchChanges runs first has no effect here, and its failures are ignored
+// as in the original. Faults: transport-post-dispatch fails the call (a
+// read, so it had no effect); transport-mid-stream arms the stream to fail
+// after k entries, k drawn from [0, entries in range].
+func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*workspace.FetchEnvelope, error) {
+	c := cn.c
+	actor := c.enter(OpFetch)
+	defer c.mu.Unlock()
+	call := cn.call(actor, OpFetch)
+	call.After = req.After
+	if req.Through != nil {
+		call.Through = scheduler.Ptr(*req.Through)
+	}
+	if err := cn.usableLocked(ctx); err != nil {
+		return nil, cn.failLocked(call, err, NoFault)
+	}
+	if c.drawLocked(TransportPostDispatch) {
+		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+	}
+	current := scheduler.At(c.currentRev)
+	if req.Through != nil && req.Through.Less(current) {
+		current = *req.Through
+	}
+	c.streams++
+	st := &changeStream{cn: cn, id: c.streams, after: req.After, current: current, pos: req.After, failAt: -1}
+	if c.drawLocked(TransportMidStream) {
+		st.failAt = c.rng.IntN(c.countLocked(req.After, current) + 1)
+	}
+	call.Stream = st.id
+	call.CurrentCursor, call.AppliedPushCursor, call.CurrentRev = current, c.fetchCursor, c.currentRev
+	c.appendLocked(call)
+	return &workspace.FetchEnvelope{CurrentCursor: current, AppliedPushCursor: c.fetchCursor, Changes: st}, nil
+}
+
+// Watermarks reads the remote's revisions. With Settle, the pre-fetch hook
+// runs first and fails under settle-failure (a non-transport error: the
+// connection stays up). Faults: settle-failure, then
+// transport-post-dispatch.
+func (cn *conn) Watermarks(ctx context.Context, req workspace.WatermarksRequest) (workspace.Watermarks, error) {
+	c := cn.c
+	actor := c.enter(OpWatermarks)
+	defer c.mu.Unlock()
+	call := cn.call(actor, OpWatermarks)
+	call.Settle = req.Settle
+	if err := cn.usableLocked(ctx); err != nil {
+		return workspace.Watermarks{}, cn.failLocked(call, err, NoFault)
+	}
+	if req.Settle && c.drawLocked(SettleFailure) {
+		return workspace.Watermarks{}, cn.failLocked(call, injected(SettleFailure, msgSettle), SettleFailure)
+	}
+	if c.drawLocked(TransportPostDispatch) {
+		return workspace.Watermarks{}, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+	}
+	w := c.watermarksLocked()
+	call.CurrentRev = w.CurrentRev
+	c.appendLocked(call)
+	return w, nil
+}
+
+// Push applies req in one transaction (SPEC 6.2): all or nothing. Each
+// changed path takes one remote rev and is marked as pushed, so later
+// fetches leave it out (see doc.go, "Pushed files"). For a peer
+// (senderCursor.rev > 0) the appliedPushCursor advances to senderCursor if
+// ahead. Faults: transport-pre-dispatch (nothing applied), then
+// transport-post-dispatch (applied, then the reply is lost).
+func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.PushResult, error) {
+	c := cn.c
+	actor := c.enter(OpPush)
+	defer c.mu.Unlock()
+	call := cn.call(actor, OpPush)
+	sender := scheduler.At(req.SenderRev)
+	if req.SenderCursor != nil {
+		sender = *req.SenderCursor
+	}
+	call.Sender, call.Changes = sender, len(req.Changes)
+	if err := cn.usableLocked(ctx); err != nil {
+		return workspace.PushResult{}, cn.failLocked(call, err, NoFault)
+	}
+	if c.drawLocked(TransportPreDispatch) {
+		return workspace.PushResult{}, cn.failLocked(call, injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
+	}
+	for _, ch := range req.Changes {
+		c.currentRev++
+		c.files[ch.Path] = &remoteFile{content: cloneBytes(ch.Content), deleted: ch.Deleted, rev: c.currentRev, pushed: true}
+	}
+	peer := sender.Rev > 0
+	if peer && c.fetchCursor.Less(sender) {
+		c.fetchCursor = sender
+	}
+	res := workspace.PushResult{Rev: c.currentRev, Applied: len(req.Changes)}
+	if peer {
+		res.AppliedPushCursor = sender
+	}
+	call.Applied, call.AppliedPushCursor, call.CurrentRev = res.Applied, res.AppliedPushCursor, res.Rev
+	if c.drawLocked(TransportPostDispatch) {
+		return workspace.PushResult{}, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+	}
+	c.appendLocked(call)
+	return res, nil
+}
+
+// cloneBytes copies b, keeping nil as nil.
+func cloneBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b...)
+}
+
+// String names the connection for debugging.
+func (cn *conn) String() string {
+	return fmt.Sprintf("%s conn %d", cn.c.backend, cn.id)
+}

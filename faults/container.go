@@ -1,0 +1,313 @@
+package faults
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// Container is a simulated container runtime for one backend. It
+// implements workspace.Backend: Connect returns handles whose SyncRPC
+// serves the remote side of SPEC 6.2 from the container's own store, and
+// whose Exec runs commands of a small text grammar (see Exec in doc.go).
+//
+// Scenario operations (Crash, Restart, LoseIdentity, TruncateLog,
+// DropConnections, SetFaults) are called by the simulator's driver outside
+// any actor; they never call Hooks.Block. Every method is safe for
+// concurrent use; no lock is held while Hooks.Block runs.
+type Container struct {
+	backend string
+	hooks   Hooks
+	rng     *rand.Rand
+	profile *Profile
+
+	mu       sync.Mutex
+	faultsOn bool
+
+	// Process and identity.
+	rtSeq        int    // runtime ids minted so far
+	process      string // id minted for the running process
+	reported     string // id new connections report
+	reportedOK   bool   // false after LoseIdentity(none=true)
+	crashed      bool
+	failConnects int // connects still refused while crashed
+	epoch        int // restarts, crashes, lost identities, truncations
+
+	// Remote store (process-lifetime, SPEC 7).
+	files       map[string]*remoteFile
+	currentRev  int64
+	fetchCursor scheduler.Cursor // appliedPushCursor: our pushes, host rev space
+
+	// Connections, streams and commands.
+	conns   []*conn
+	streams int // change and event streams opened
+	execSeq int
+	execs   []Execution
+	writes  int
+
+	record []Call
+}
+
+// remoteFile is the latest state of one remote path: a live file or a
+// tombstone, the rev that last touched it and whether that touch was a push
+// from the host.
+type remoteFile struct {
+	content []byte
+	deleted bool
+	rev     int64
+	pushed  bool
+}
+
+// Execution is one command that actually ran in the container.
+type Execution struct {
+	Seq       int // container-wide command sequence, from 1
+	Actor     string
+	Conn      int
+	RuntimeID string // the id its connection reports ("" for none)
+	Process   string // the id minted for the process it ran in
+	Command   string
+	ExitCode  int
+	Writes    int // container-side writes and deletes it made
+}
+
+var _ workspace.Backend = (*Container)(nil)
+
+// NewContainer returns a running container for backend whose first process
+// is "<backend>-rt1". Per-call faults are drawn from rng (which the
+// container owns from now on) using *profile, read at each call, so the
+// caller may change it; a nil profile means Off. Faults start on.
+func NewContainer(backend string, hooks Hooks, rng *rand.Rand, profile *Profile) *Container {
+	if hooks == nil {
+		hooks = NoHooks{}
+	}
+	c := &Container{backend: backend, hooks: hooks, rng: rng, profile: profile, faultsOn: true}
+	c.launchLocked()
+	return c
+}
+
+// launchLocked starts a new process: a new runtime id and an empty store
+// (currentRev 1, appliedPushCursor {0,null}; SPEC 6.1, 7).
+func (c *Container) launchLocked() {
+	c.process = c.mintLocked()
+	c.reported, c.reportedOK = c.process, true
+	c.crashed, c.failConnects = false, 0
+	c.wipeLocked()
+}
+
+func (c *Container) mintLocked() string {
+	c.rtSeq++
+	return fmt.Sprintf("%s-rt%d", c.backend, c.rtSeq)
+}
+
+func (c *Container) wipeLocked() {
+	c.files = make(map[string]*remoteFile)
+	c.currentRev = 1
+	c.fetchCursor = scheduler.Baseline
+}
+
+// breakConnsLocked kills every open connection: later calls on them fail
+// with an InjectedError of kind k.
+func (c *Container) breakConnsLocked(k Kind, msg string) {
+	for _, cn := range c.conns {
+		if cn.broken == nil {
+			cn.broken = injected(k, msg)
+		}
+	}
+}
+
+// draw reports whether a per-call fault of kind k fires now. Draws come
+// from this container's rng only, in call order, and only while faults are
+// on and k is on.
+func (c *Container) drawLocked(k Kind) bool {
+	return c.faultsOn && c.profile.draw(c.rng, k)
+}
+
+// Backend returns the backend id the container was created for.
+func (c *Container) Backend() string { return c.backend }
+
+// Crash kills the process: every open connection breaks, and calls on them
+// fail with "injected crash: container exited". The next failConnects
+// Connect calls are refused ("injected crash: connection refused: container
+// exited"); the one after relaunches the container, exactly as Restart
+// does (new runtime id, empty store), and succeeds. This follows SPEC 7:
+// the container host's start() relaunches a dead container, and a
+// relaunched process is a new runtime. Restart brings a crashed container
+// back at once. A Crash on a crashed container resets the count.
+func (c *Container) Crash(failConnects int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.crashed = true
+	c.failConnects = max(failConnects, 0)
+	c.epoch++
+	c.breakConnsLocked(Crash, msgCrashed)
+}
+
+// Restart replaces the process (SPEC 8.3): a new runtime id, the remote
+// log truncated (currentRev back to 1, files and the appliedPushCursor
+// wiped, unsynced container-side changes gone), and every open connection
+// broken ("injected restart: websocket closed: …").
+func (c *Container) Restart() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	c.breakConnsLocked(Restart, msgRestarted)
+	c.launchLocked()
+}
+
+// LoseIdentity makes connections opened from now on report a newly minted
+// runtime id, or none when none is true, while the process and its log stay
+// intact. Open connections keep working and keep reporting the id they
+// were opened with: a runtime id is learnt at connect time (SPEC 7: one
+// connect() may return a different runtimeId than start() reported), and
+// a live WebSocket does not re-learn it. The workspace notices only when it
+// reconnects, through the runtime fence (EEXEC_LOST).
+func (c *Container) LoseIdentity(none bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	if none {
+		c.reportedOK = false
+		return
+	}
+	c.reported, c.reportedOK = c.mintLocked(), true
+}
+
+// TruncateLog models a computerd restart under a surviving WebSocket (SPEC
+// 8.5): same runtime id, open connections keep working, but the store is
+// wiped (currentRev back to 1, files and appliedPushCursor gone), so the
+// remote log is shorter than what the host has seen.
+func (c *Container) TruncateLog() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	c.wipeLocked()
+}
+
+// DropConnections breaks every open connection without touching the
+// process, as when the host restarts and its WebSockets go away. Calls on
+// them fail with "injected host-restart: rpc session was shut down".
+func (c *Container) DropConnections() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.breakConnsLocked(HostRestart, msgBroken)
+}
+
+// SetFaults turns per-call fault draws on or off; the fault-free liveness
+// tail of a scenario turns them off. Event faults are scenario operations
+// and are not affected; nor is a crash already in progress.
+func (c *Container) SetFaults(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.faultsOn = on
+}
+
+// RuntimeID is the id a connection opened now would report; ok is false
+// after LoseIdentity(true).
+func (c *Container) RuntimeID() (id string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reported, c.reportedOK
+}
+
+// Alive reports whether the process is running (false between Crash and
+// the relaunch).
+func (c *Container) Alive() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.crashed
+}
+
+// Epoch counts the crashes, restarts, lost identities and log truncations
+// since creation.
+func (c *Container) Epoch() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.epoch
+}
+
+// Survived reports whether the runtime the container started with is still
+// the one behind it with its whole log: no crash, restart, lost identity or
+// truncation since creation. The liveness property holds such backends to
+// local files equal to remote files.
+func (c *Container) Survived() bool { return c.Epoch() == 0 }
+
+// Files returns the remote's live files (tombstones left out), sorted by
+// path, each with the rev that last changed it.
+func (c *Container) Files() []workspace.File {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	paths := make([]string, 0, len(c.files))
+	for p, f := range c.files {
+		if !f.deleted {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	out := make([]workspace.File, len(paths))
+	for i, p := range paths {
+		f := c.files[p]
+		out[i] = workspace.File{Path: p, Content: slices.Clone(f.content), Rev: f.rev}
+	}
+	return out
+}
+
+// Watermarks reads the remote's watermarks directly: no Block, no fault,
+// no record. It is for the simulator's checks, not for the workspace.
+func (c *Container) Watermarks() workspace.Watermarks {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.watermarksLocked()
+}
+
+func (c *Container) watermarksLocked() workspace.Watermarks {
+	// PushRev is how far the remote has pushed to an upstream of its own;
+	// computerd has none, and reconcile ignores it (SPEC 6.6).
+	return workspace.Watermarks{CurrentRev: c.currentRev, FetchCursor: c.fetchCursor}
+}
+
+// Writes counts the container-side writes and deletes commands have made.
+func (c *Container) Writes() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writes
+}
+
+// Execs returns every command that actually ran, in order.
+func (c *Container) Execs() []Execution {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.execs)
+}
+
+// ExecCount counts the commands that ran in process runtimeID.
+func (c *Container) ExecCount(runtimeID string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.execs {
+		if e.Process == runtimeID {
+			n++
+		}
+	}
+	return n
+}
+
+// String describes the container's state on one line for traces.
+func (c *Container) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "container %s process %s reports ", c.backend, c.process)
+	if c.reportedOK {
+		b.WriteString(c.reported)
+	} else {
+		b.WriteString("none")
+	}
+	fmt.Fprintf(&b, " alive %t epoch %d currentRev %d appliedPush %s", !c.crashed, c.epoch, c.currentRev, c.fetchCursor)
+	return b.String()
+}

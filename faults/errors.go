@@ -1,0 +1,58 @@
+package faults
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInjected is the sentinel every planted fault wraps: errors.Is(err,
+// ErrInjected) tells a planted failure from a bug.
+var ErrInjected = errors.New("injected fault")
+
+// ErrDisposed is returned by calls on a handle, stream or event stream the
+// client already closed. It is not injected: it is the client's own doing.
+// Its text is the pre-dispatch transport phrase of SPEC 5.2, because a call
+// on a disposed stub never reaches the remote.
+var ErrDisposed = errors.New("rpc stub after it has been disposed")
+
+// InjectedError is a planted failure of kind Kind.
+type InjectedError struct {
+	Kind Kind
+	Msg  string
+}
+
+// Error reads "injected <kind>: <msg>".
+func (e *InjectedError) Error() string {
+	return fmt.Sprintf("injected %s: %s", e.Kind, e.Msg)
+}
+
+// Unwrap returns ErrInjected.
+func (e *InjectedError) Unwrap() error { return ErrInjected }
+
+// The messages of planted failures. The transport ones each contain a
+// phrase of the workspace's transport classifier (SPEC 5.2); only the
+// pre-dispatch one contains the pre-dispatch phrase. Settle and store
+// failures contain none: they must not be retried as transport failures.
+const (
+	msgConnect      = "connection refused"
+	msgPreDispatch  = "rpc stub after it has been disposed"
+	msgPostDispatch = "websocket closed after the call was dispatched"
+	msgMidStream    = "websocket closed mid-stream"
+	msgCrashed      = "container exited"
+	msgCrashConnect = "connection refused: container exited"
+	msgRestarted    = "websocket closed: container process was replaced"
+	msgBroken       = "rpc session was shut down"
+	msgSettle       = "settle: pre-fetch reconcile hook failed"
+	msgStore        = "scheduler store unavailable"
+)
+
+func injected(k Kind, msg string) error { return &InjectedError{Kind: k, Msg: msg} }
+
+// faultOf returns the kind of the InjectedError in err's chain, or NoFault.
+func faultOf(err error) Kind {
+	var ie *InjectedError
+	if errors.As(err, &ie) {
+		return ie.Kind
+	}
+	return NoFault
+}

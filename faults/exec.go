@@ -1,0 +1,171 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// maxWritesPerCommand bounds `write <n>`.
+const maxWritesPerCommand = 1000
+
+// Exec runs command at spawn time and returns its event stream: one stdout
+// (or stderr) event, then the exit event. Faults, in draw order:
+// transport-pre-dispatch (nothing ran), transport-post-dispatch (the
+// command ran, its writes happened, the reply is lost), and
+// transport-mid-stream (the event stream fails after k of its 2 events).
+func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream, error) {
+	c := cn.c
+	actor := c.enter(OpExec)
+	defer c.mu.Unlock()
+	call := cn.call(actor, OpExec)
+	call.Command = command
+	if err := cn.usableLocked(ctx); err != nil {
+		return nil, cn.failLocked(call, err, NoFault)
+	}
+	if c.drawLocked(TransportPreDispatch) {
+		return nil, cn.failLocked(call, injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
+	}
+	c.execSeq++
+	out, code, writes := c.runLocked(command)
+	c.execs = append(c.execs, Execution{
+		Seq: c.execSeq, Actor: actor, Conn: cn.id, RuntimeID: cn.runtime, Process: c.process,
+		Command: command, ExitCode: code, Writes: writes,
+	})
+	c.streams++
+	call.Stream = c.streams
+	if c.drawLocked(TransportPostDispatch) {
+		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+	}
+	es := &eventStream{cn: cn, id: c.streams, failAt: -1, events: []workspace.Event{out, {Kind: workspace.EventExit, ExitCode: code}}}
+	if c.drawLocked(TransportMidStream) {
+		es.failAt = c.rng.IntN(len(es.events))
+	}
+	c.appendLocked(call)
+	return es, nil
+}
+
+// runLocked interprets one command of the grammar in doc.go and returns
+// its output event, exit code and number of writes.
+func (c *Container) runLocked(command string) (out workspace.Event, code, writes int) {
+	fields := strings.Fields(command)
+	stdout := func(format string, args ...any) workspace.Event {
+		return workspace.Event{Kind: workspace.EventStdout, Data: fmt.Sprintf(format, args...)}
+	}
+	stderr := func(format string, args ...any) workspace.Event {
+		return workspace.Event{Kind: workspace.EventStderr, Data: fmt.Sprintf(format, args...)}
+	}
+	if len(fields) == 0 {
+		return stderr("empty command\n"), 127, 0
+	}
+	arg := strings.Join(fields[1:], " ")
+	switch fields[0] {
+	case "true":
+		return stdout(""), 0, 0
+	case "exit":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 || n > 255 {
+			return stderr("exit: bad code %q\n", arg), 2, 0
+		}
+		return stdout(""), n, 0
+	case "write":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 || n > maxWritesPerCommand {
+			return stderr("write: want a count in [0,%d], got %q\n", maxWritesPerCommand, arg), 2, 0
+		}
+		for i := range n {
+			path := fmt.Sprintf("/out/%d-%d", c.execSeq, i)
+			c.writeLocked(path, fmt.Sprintf("%s exec %d file %d\n", c.process, c.execSeq, i), false)
+		}
+		return stdout("wrote %d files\n", n), 0, n
+	case "put":
+		if len(fields) != 2 {
+			return stderr("put: want one path\n"), 2, 0
+		}
+		c.writeLocked(fields[1], fmt.Sprintf("%s exec %d put\n", c.process, c.execSeq), false)
+		return stdout("put %s\n", fields[1]), 0, 1
+	case "delete":
+		if len(fields) != 2 {
+			return stderr("delete: want one path\n"), 2, 0
+		}
+		if f, ok := c.files[fields[1]]; !ok || f.deleted {
+			return stderr("delete: %s: no such file\n", fields[1]), 1, 0
+		}
+		c.writeLocked(fields[1], "", true)
+		return stdout("deleted %s\n", fields[1]), 0, 1
+	}
+	return stderr("%s: command not found\n", fields[0]), 127, 0
+}
+
+// writeLocked makes one container-side mutation: one new rev (SPEC 6.1).
+func (c *Container) writeLocked(path, content string, deleted bool) {
+	c.currentRev++
+	f := &remoteFile{deleted: deleted, rev: c.currentRev}
+	if !deleted {
+		f.content = []byte(content)
+	}
+	c.files[path] = f
+	c.writes++
+}
+
+// eventStream is a command's event stream.
+type eventStream struct {
+	cn     *conn
+	id     int
+	events []workspace.Event
+	served int
+	failAt int // fail instead of serving event failAt; -1 never
+	closed bool
+}
+
+var _ workspace.EventStream = (*eventStream)(nil)
+
+// Next serves the next event, io.EOF after the exit event, or the armed
+// mid-stream failure (which breaks the connection).
+func (es *eventStream) Next(ctx context.Context) (workspace.Event, error) {
+	cn := es.cn
+	c := cn.c
+	actor := c.enter(OpEventNext)
+	defer c.mu.Unlock()
+	call := cn.call(actor, OpEventNext)
+	call.Stream, call.Entries = es.id, es.served
+	var err error
+	if es.closed {
+		err = ErrDisposed
+	} else {
+		err = cn.usableLocked(ctx)
+	}
+	if err != nil {
+		return workspace.Event{}, cn.failLocked(call, err, NoFault)
+	}
+	if es.failAt == es.served {
+		es.failAt = -1
+		return workspace.Event{}, cn.failLocked(call, injected(TransportMidStream, msgMidStream), TransportMidStream)
+	}
+	if es.served == len(es.events) {
+		call.EOF = true
+		c.appendLocked(call)
+		return workspace.Event{}, io.EOF
+	}
+	ev := es.events[es.served]
+	es.served++
+	call.Entries, call.ExitCode = es.served, ev.ExitCode
+	c.appendLocked(call)
+	return ev, nil
+}
+
+// Close cancels the stream upstream; it may be called more than once.
+func (es *eventStream) Close() error {
+	c := es.cn.c
+	actor := c.enter(OpEventClose)
+	defer c.mu.Unlock()
+	call := es.cn.call(actor, OpEventClose)
+	call.Stream, call.Entries = es.id, es.served
+	es.closed = true
+	c.appendLocked(call)
+	return nil
+}

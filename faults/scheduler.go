@@ -1,0 +1,200 @@
+package faults
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/syncsim/syncsim/scheduler"
+)
+
+// Scheduler wraps a scheduler.Scheduler with blocking points, store faults
+// and a record. Each call blocks first (point "store.<op>"), then may fail
+// with an InjectedError of kind store-get, store-schedule or store-clear
+// BEFORE the inner store is touched, so a failed call never half-writes.
+type Scheduler struct {
+	inner   scheduler.Scheduler
+	hooks   Hooks
+	rng     *rand.Rand
+	profile *Profile
+
+	mu       sync.Mutex
+	faultsOn bool
+	calls    []StoreCall
+}
+
+var (
+	_ scheduler.Scheduler = (*Scheduler)(nil)
+	_ scheduler.Lister    = (*Scheduler)(nil)
+)
+
+// ErrNoList is returned by List when the inner store is not a Lister.
+var ErrNoList = errors.New("faults: inner scheduler does not implement scheduler.Lister")
+
+// StoreOp names a scheduler store call.
+type StoreOp string
+
+// The store ops.
+const (
+	StoreOpGet      StoreOp = "get"
+	StoreOpSchedule StoreOp = "schedule"
+	StoreOpClear    StoreOp = "clear"
+)
+
+// StoreCall is one recorded scheduler call.
+type StoreCall struct {
+	Seq     int
+	Actor   string
+	Op      StoreOp
+	Backend string
+	// Intent is the intent passed to Schedule, or the one Get found.
+	Intent *scheduler.Intent
+	Found  bool // Get found an intent
+	Fault  Kind // the injected kind, NoFault when none
+	Err    string
+}
+
+// String renders the call on one stable line.
+func (sc StoreCall) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d %s store-%s %s", sc.Seq, sc.Actor, sc.Op, sc.Backend)
+	if sc.Op == StoreOpGet && sc.Err == "" && !sc.Found {
+		b.WriteString(" not-found")
+	}
+	if sc.Intent != nil {
+		fmt.Fprintf(&b, " %s", sc.Intent)
+	}
+	if sc.Fault != NoFault {
+		fmt.Fprintf(&b, " fault %s", sc.Fault)
+	}
+	if sc.Err != "" {
+		fmt.Fprintf(&b, " err %q", sc.Err)
+	}
+	return b.String()
+}
+
+// NewScheduler wraps inner. Faults are drawn from rng (owned by the wrapper
+// from now on) using *profile, read at each call; nil means Off. Faults
+// start on.
+func NewScheduler(inner scheduler.Scheduler, hooks Hooks, rng *rand.Rand, profile *Profile) *Scheduler {
+	if hooks == nil {
+		hooks = NoHooks{}
+	}
+	return &Scheduler{inner: inner, hooks: hooks, rng: rng, profile: profile, faultsOn: true}
+}
+
+// Inner returns the wrapped store.
+func (s *Scheduler) Inner() scheduler.Scheduler { return s.inner }
+
+// SetFaults turns store fault draws on or off.
+func (s *Scheduler) SetFaults(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faultsOn = on
+}
+
+// before blocks, names the actor and draws the fault for op. It returns the
+// injected error, if any, and a call to complete with after.
+func (s *Scheduler) before(op StoreOp, k Kind, backend string) (StoreCall, error) {
+	s.hooks.Block("store." + string(op))
+	call := StoreCall{Actor: s.hooks.Actor(), Op: op, Backend: backend}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.faultsOn && s.profile.draw(s.rng, k) {
+		err := injected(k, fmt.Sprintf("%s %s: %s", op, backend, msgStore))
+		call.Fault = k
+		s.appendLocked(&call, err)
+		return call, err
+	}
+	return call, nil
+}
+
+// after records call with the inner store's outcome.
+func (s *Scheduler) after(call StoreCall, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.appendLocked(&call, err)
+}
+
+func (s *Scheduler) appendLocked(call *StoreCall, err error) {
+	if err != nil {
+		call.Err = err.Error()
+	}
+	call.Seq = len(s.calls) + 1
+	s.calls = append(s.calls, *call)
+}
+
+// Get reads the intent for backend (fault: store-get).
+func (s *Scheduler) Get(ctx context.Context, backend string) (scheduler.Intent, bool, error) {
+	call, err := s.before(StoreOpGet, StoreGet, backend)
+	if err != nil {
+		return scheduler.Intent{}, false, err
+	}
+	in, ok, err := s.inner.Get(ctx, backend)
+	call.Found = ok
+	if ok {
+		call.Intent = scheduler.Ptr(in.Clone())
+	}
+	s.after(call, err)
+	return in, ok, err
+}
+
+// Schedule upserts intent (fault: store-schedule).
+func (s *Scheduler) Schedule(ctx context.Context, intent scheduler.Intent) error {
+	call, err := s.before(StoreOpSchedule, StoreSchedule, intent.Backend)
+	if err != nil {
+		return err
+	}
+	call.Intent = scheduler.Ptr(intent.Clone())
+	err = s.inner.Schedule(ctx, intent)
+	s.after(call, err)
+	return err
+}
+
+// Clear deletes the intent for backend (fault: store-clear).
+func (s *Scheduler) Clear(ctx context.Context, backend string) error {
+	call, err := s.before(StoreOpClear, StoreClear, backend)
+	if err != nil {
+		return err
+	}
+	err = s.inner.Clear(ctx, backend)
+	s.after(call, err)
+	return err
+}
+
+// List passes through to the inner store when it is a Lister and returns
+// ErrNoList otherwise. It is the host's alarm bookkeeping, not a workspace
+// call: it neither blocks, nor fails by injection, nor is recorded.
+func (s *Scheduler) List(ctx context.Context) ([]scheduler.Intent, error) {
+	l, ok := s.inner.(scheduler.Lister)
+	if !ok {
+		return nil, ErrNoList
+	}
+	return l.List(ctx)
+}
+
+// Calls returns every recorded call in order.
+func (s *Scheduler) Calls() []StoreCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.calls)
+}
+
+// Mark returns a cursor into the record for CallsSince.
+func (s *Scheduler) Mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.calls)
+}
+
+// CallsSince returns the calls recorded after mark.
+func (s *Scheduler) CallsSince(mark int) []StoreCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mark = min(max(mark, 0), len(s.calls))
+	return slices.Clone(s.calls[mark:])
+}
