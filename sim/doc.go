@@ -1,0 +1,59 @@
+// Package sim is the simulator: it runs the real workspace and scheduler code
+// under a virtual clock, a cooperative actor runtime and seeded random
+// streams, so that one uint64 seed decides every choice of a run and the run's
+// trace is byte-identical on every replay, under any GOMAXPROCS, with or
+// without -race. The simulated host (durable state, one alarm, host restart)
+// and the run loop with its determinism double-run build on the pieces below.
+//
+// # Pieces
+//
+//   - rand.go: Stream(seed, label) gives each concern its own random stream
+//     ("workload", "profile", "interleave", FaultsLabel(backend)), so adding
+//     a draw in one never shifts another.
+//   - clock.go: Clock, the virtual clock handed to the system under test as
+//     its clock.Clock. The SUT only reads it (Now, Since, Until); the
+//     simulator moves it with AdvanceTo/Advance, firing its own timers (At)
+//     in a fixed order. Sleep panics; the clock.Clock timer methods work but
+//     are slow and not deterministic (see Clock).
+//   - actors.go: Runtime, under which the SUT's goroutines are actors: one
+//     runs at a time and, at every blocking point (Block, or a gate from
+//     NewGate, the workspace.Parker the FIFO waits on), the next one is drawn
+//     from the interleave stream. Kill is a host restart: every live actor is
+//     unwound where it blocked.
+//   - trace.go: Trace, one deterministic text line per event, a header for
+//     the swarm profile, an incremental SHA-256 and FirstDiff for the
+//     double-run check.
+//
+// # Running a simulation step by step
+//
+//  1. seed := ...; clk := sim.NewClock(start); rt :=
+//     sim.NewRuntime(sim.Stream(seed, sim.LabelInterleave)); tr :=
+//     sim.NewTrace(start). Draw the profile from Stream(seed, LabelProfile)
+//     and write it with tr.Header before any event.
+//  2. Build the SUT with clk as its clock and rt as its Parker; wrap every
+//     backend and scheduler-store call in fakes that call rt.Block(point)
+//     first (and record a trace line with rt.Actor()).
+//  3. For each operation of the workload: rt.Go(name, op), then
+//     parked, err := rt.Run(). err is an actor panic (*ActorPanicError), an
+//     unrequested Goexit (ErrActorGoexit) or a livelock (ErrMaxSwitches): the
+//     run has failed and its actors are already unwound. parked non-empty
+//     with no sim timer due is a deadlock.
+//  4. Between operations, move time with clk.NextDue / clk.AdvanceTo; timers
+//     (the host alarm, a backend restart) fire on the driver and may rt.Go
+//     new actors, which the next Run schedules.
+//  5. To restart the host mid-operation, call rt.Stop from the OnSwitch hook
+//     (or a fake) at the chosen decision; Run returns with actors still live;
+//     rt.Kill unwinds them at their blocking points; rebuild the in-memory
+//     SUT from durable state and continue.
+//  6. At the end, tr.Hash identifies the run; run the seed twice and compare
+//     hashes, and FirstDiff the lines when they differ.
+//
+// # Rules that keep a run deterministic
+//
+// No wall clock (time.Now appears only in benchmarks, via testing.B), no
+// global random source, no map iteration that reaches a decision or the
+// output (sort first), no goroutine the runtime does not schedule, no real
+// blocking inside an actor. Every loop has a named bound that says so when it
+// is hit: DefaultMaxSwitches/SetMaxSwitches for a Run, MaxFiresPerAdvance for
+// a clock advance.
+package sim
