@@ -1,0 +1,214 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Trace records one deterministic line per simulation event and hashes every
+// line it is given, in order. A line reads
+//
+//	+0000012.345 actor event key=value key=value
+//
+// where the first field is the virtual time since the trace's start in
+// seconds with millisecond precision (truncated, zero-padded to a fixed
+// width; a run longer than 9,999,999 s widens it), the actor is "-" for the
+// driver, and the details are sorted so that callers may build them in any
+// order (from a map, say) without changing the text.
+//
+// Header lines (the swarm profile, the seed) come first and must all be added
+// before the first event. Hash is the hex SHA-256 over every line, headers
+// included, each terminated by "\n": two runs of one seed must give the same
+// Hash, and FirstDiff locates where two traces part.
+//
+// Keep(n) bounds memory on long sweeps: only the last n event lines are held
+// for Lines and WriteTo while the hash still covers all of them.
+//
+// A Trace is not safe for concurrent use. Under the actor runtime only one
+// goroutine runs at a time and hand-offs order its calls.
+type Trace struct {
+	start   time.Time
+	headers []string
+	lines   []string // event lines; a ring of size keep once keep > 0 and full
+	head    int      // with keep: index in lines of the oldest kept line
+	keep    int      // 0: keep everything
+	count   int      // event lines added
+	hasher  hash.Hash
+	buf     []byte   // reused line buffer
+	scratch []string // reused sorted copy of details
+}
+
+// NewTrace returns an empty trace whose times are printed relative to start.
+func NewTrace(start time.Time) *Trace {
+	return &Trace{start: start, hasher: sha256.New()}
+}
+
+// Header adds a line printed before every event line. It panics once an event
+// has been added: the hash is built incrementally in print order.
+func (t *Trace) Header(line string) {
+	if t.count > 0 {
+		panic("sim: Trace.Header after the first Add; add every header before the first event")
+	}
+	line = oneLine(line)
+	t.headers = append(t.headers, line)
+	t.hash(line)
+}
+
+// Keep limits the event lines held in memory to the last n (n <= 0 keeps
+// all). The hash, Len and Dropped still count every line. Call it before the
+// first Add.
+func (t *Trace) Keep(n int) {
+	if t.count > 0 {
+		panic("sim: Trace.Keep after the first Add")
+	}
+	t.keep = max(n, 0)
+}
+
+// Add records one event at virtual time at. actor is "" for the driver.
+// details are "key=value" strings; they are printed sorted. Any field holding
+// a newline is quoted so that an event is always exactly one line.
+func (t *Trace) Add(at time.Time, actor, event string, details ...string) {
+	b := appendOffset(t.buf[:0], at.Sub(t.start))
+	b = append(b, ' ')
+	if actor == "" {
+		actor = "-"
+	}
+	b = appendField(b, actor)
+	b = append(b, ' ')
+	b = appendField(b, event)
+	if len(details) > 0 {
+		t.scratch = append(t.scratch[:0], details...)
+		slices.Sort(t.scratch)
+		for _, d := range t.scratch {
+			b = append(b, ' ')
+			b = appendField(b, d)
+		}
+		clear(t.scratch)
+	}
+	t.buf = b
+	line := string(b)
+	t.hasher.Write(b)
+	t.hasher.Write(newline)
+	t.count++
+	switch {
+	case t.keep == 0 || len(t.lines) < t.keep:
+		t.lines = append(t.lines, line)
+	default:
+		t.lines[t.head] = line
+		t.head = (t.head + 1) % t.keep
+	}
+}
+
+var newline = []byte{'\n'}
+
+// Lines returns the header lines followed by the kept event lines, oldest
+// first. Without Keep that is every line the hash covers.
+func (t *Trace) Lines() []string {
+	out := make([]string, 0, len(t.headers)+len(t.lines))
+	out = append(out, t.headers...)
+	out = append(out, t.lines[t.head:]...)
+	return append(out, t.lines[:t.head]...)
+}
+
+// Len is the number of event lines added (headers not counted).
+func (t *Trace) Len() int { return t.count }
+
+// Dropped is the number of event lines no longer held because of Keep.
+func (t *Trace) Dropped() int { return t.count - len(t.lines) }
+
+// Hash returns the hex SHA-256 over every header and event line added so far,
+// each terminated by "\n". Adding more lines afterwards continues the hash.
+func (t *Trace) Hash() string {
+	return hex.EncodeToString(t.hasher.Sum(nil))
+}
+
+// WriteTo writes Lines, one per "\n"-terminated line, and ends with the line
+// "trace-hash <Hash> lines=<header and event lines>". When Keep dropped event
+// lines, a line "... <n> earlier lines not kept" stands between the headers
+// and the kept lines; neither extra line is part of the hash.
+func (t *Trace) WriteTo(w io.Writer) (int64, error) {
+	var sb strings.Builder
+	for _, h := range t.headers {
+		sb.WriteString(h)
+		sb.WriteByte('\n')
+	}
+	if d := t.Dropped(); d > 0 {
+		sb.WriteString("... " + strconv.Itoa(d) + " earlier lines not kept\n")
+	}
+	for _, part := range [2][]string{t.lines[t.head:], t.lines[:t.head]} {
+		for _, l := range part {
+			sb.WriteString(l)
+			sb.WriteByte('\n')
+		}
+	}
+	sb.WriteString("trace-hash " + t.Hash() + " lines=" + strconv.Itoa(len(t.headers)+t.count) + "\n")
+	n, err := io.WriteString(w, sb.String())
+	return int64(n), err
+}
+
+// FirstDiff compares two traces line by line (as from two runs of one seed)
+// and returns the index of the first line that differs and both lines. When
+// one trace is a prefix of the other, index is the shorter length and the
+// missing side's line is "". differ is false when the traces are equal.
+func FirstDiff(a, b []string) (index int, lineA, lineB string, differ bool) {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i, a[i], b[i], true
+		}
+	}
+	switch {
+	case len(a) > n:
+		return n, a[n], "", true
+	case len(b) > n:
+		return n, "", b[n], true
+	}
+	return 0, "", "", false
+}
+
+func (t *Trace) hash(line string) {
+	io.WriteString(t.hasher, line)
+	t.hasher.Write(newline)
+}
+
+// offsetWidth is the zero-padded width of the whole seconds in a line.
+const offsetWidth = 7
+
+// appendOffset appends d as [+-]SSSSSSS.mmm, truncated to the millisecond.
+func appendOffset(b []byte, d time.Duration) []byte {
+	ms := d.Milliseconds()
+	sign := byte('+')
+	if ms < 0 {
+		sign, ms = '-', -ms
+	}
+	b = append(b, sign)
+	var digits [20]byte
+	sec := strconv.AppendInt(digits[:0], ms/1000, 10)
+	for range offsetWidth - len(sec) {
+		b = append(b, '0')
+	}
+	b = append(b, sec...)
+	frac := ms % 1000
+	return append(b, '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
+}
+
+// appendField appends s, quoted if it would break the one-line format.
+func appendField(b []byte, s string) []byte {
+	if strings.ContainsAny(s, "\n\r") {
+		return strconv.AppendQuote(b, s)
+	}
+	return append(b, s...)
+}
+
+func oneLine(s string) string {
+	if strings.ContainsAny(s, "\n\r") {
+		return strconv.Quote(s)
+	}
+	return s
+}

@@ -1,0 +1,144 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var traceStart = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func TestTraceLineFormat(t *testing.T) {
+	tr := NewTrace(traceStart)
+	tr.Header("seed 7")
+	tr.Add(traceStart.Add(12345*time.Millisecond+999*time.Microsecond), "exec-1", "pull", "rev=3", "backend=a")
+	tr.Add(traceStart, "", "alarm")
+	tr.Add(traceStart.Add(-1500*time.Millisecond), "x", "early")
+	tr.Add(traceStart.Add(123456789*time.Second), "x", "late", "msg=two\nlines")
+	want := []string{
+		"seed 7",
+		"+0000012.345 exec-1 pull backend=a rev=3",
+		"+0000000.000 - alarm",
+		"-0000001.500 x early",
+		`+123456789.000 x late "msg=two\nlines"`,
+	}
+	if got := tr.Lines(); !slices.Equal(got, want) {
+		t.Errorf("Lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if tr.Len() != 4 || tr.Dropped() != 0 {
+		t.Errorf("Len, Dropped = %d, %d; want 4, 0", tr.Len(), tr.Dropped())
+	}
+}
+
+func TestTraceDetailsSortedNotMutated(t *testing.T) {
+	tr := NewTrace(traceStart)
+	details := []string{"z=1", "a=2", "m=3"}
+	tr.Add(traceStart, "a", "e", details...)
+	if !slices.Equal(details, []string{"z=1", "a=2", "m=3"}) {
+		t.Errorf("Add reordered the caller's details: %v", details)
+	}
+	if got := tr.Lines()[0]; got != "+0000000.000 a e a=2 m=3 z=1" {
+		t.Errorf("line = %q", got)
+	}
+}
+
+func TestTraceHash(t *testing.T) {
+	tr := NewTrace(traceStart)
+	tr.Header("profile crash=0.1")
+	tr.Add(traceStart.Add(time.Second), "a", "x", "k=v")
+	tr.Add(traceStart.Add(2*time.Second), "b", "y")
+	sum := sha256.Sum256([]byte(strings.Join(tr.Lines(), "\n") + "\n"))
+	if got, want := tr.Hash(), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("Hash = %s, want SHA-256 of the newline-terminated lines %s", got, want)
+	}
+	// Deterministic: the same events give the same hash; any change moves it.
+	again := NewTrace(traceStart)
+	again.Header("profile crash=0.1")
+	again.Add(traceStart.Add(time.Second), "a", "x", "k=v")
+	again.Add(traceStart.Add(2*time.Second), "b", "y")
+	if again.Hash() != tr.Hash() {
+		t.Error("same events, different hash")
+	}
+	again.Add(traceStart.Add(2*time.Second), "b", "y")
+	if again.Hash() == tr.Hash() {
+		t.Error("hash did not change with an extra line")
+	}
+}
+
+func TestTraceHeaderAfterAddPanics(t *testing.T) {
+	tr := NewTrace(traceStart)
+	tr.Add(traceStart, "a", "x")
+	defer func() {
+		if recover() == nil {
+			t.Error("Header after Add did not panic")
+		}
+	}()
+	tr.Header("late")
+}
+
+// TestTraceKeep: only the last n lines stay in memory, the hash still covers
+// all, and it equals the hash of a trace that kept everything.
+func TestTraceKeep(t *testing.T) {
+	full, kept := NewTrace(traceStart), NewTrace(traceStart)
+	kept.Keep(3)
+	for _, tr := range []*Trace{full, kept} {
+		tr.Header("h")
+		for i := range 10 {
+			tr.Add(traceStart.Add(time.Duration(i)*time.Second), "a", "e")
+		}
+	}
+	if full.Hash() != kept.Hash() {
+		t.Error("Keep changed the hash")
+	}
+	want := append([]string{"h"}, full.Lines()[8:]...)
+	if got := kept.Lines(); !slices.Equal(got, want) {
+		t.Errorf("kept Lines = %q, want %q", got, want)
+	}
+	if kept.Len() != 10 || kept.Dropped() != 7 {
+		t.Errorf("Len, Dropped = %d, %d; want 10, 7", kept.Len(), kept.Dropped())
+	}
+	var sb strings.Builder
+	if _, err := kept.WriteTo(&sb); err != nil {
+		t.Fatal(err)
+	}
+	wantText := "h\n... 7 earlier lines not kept\n" + strings.Join(want[1:], "\n") +
+		"\ntrace-hash " + full.Hash() + " lines=11\n"
+	if sb.String() != wantText {
+		t.Errorf("WriteTo:\n%s\nwant:\n%s", sb.String(), wantText)
+	}
+}
+
+func TestFirstDiff(t *testing.T) {
+	cases := []struct {
+		a, b   []string
+		i      int
+		la, lb string
+		differ bool
+	}{
+		{[]string{"x", "y"}, []string{"x", "y"}, 0, "", "", false},
+		{nil, nil, 0, "", "", false},
+		{[]string{"x", "y", "z"}, []string{"x", "q", "z"}, 1, "y", "q", true},
+		{[]string{"x"}, []string{"x", "y"}, 1, "", "y", true},
+		{[]string{"x", "y"}, []string{"x"}, 1, "y", "", true},
+	}
+	for _, c := range cases {
+		i, la, lb, d := FirstDiff(c.a, c.b)
+		if i != c.i || la != c.la || lb != c.lb || d != c.differ {
+			t.Errorf("FirstDiff(%q, %q) = %d %q %q %v, want %d %q %q %v",
+				c.a, c.b, i, la, lb, d, c.i, c.la, c.lb, c.differ)
+		}
+	}
+}
+
+func BenchmarkTraceAdd(b *testing.B) {
+	tr := NewTrace(traceStart)
+	tr.Keep(1024)
+	at := traceStart.Add(1234567 * time.Millisecond)
+	b.ReportAllocs()
+	for range b.N {
+		tr.Add(at, "exec-12", "backend.pull", "backend=b2", "rev=118", "cursor=117")
+	}
+}
