@@ -77,9 +77,15 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 		if err != nil || n < 0 || n > maxWritesPerCommand {
 			return stderr("write: want a count in [0,%d], got %q\n", maxWritesPerCommand, arg), 2, 0
 		}
+		if n == 0 {
+			return stdout("wrote 0 files\n"), 0, 0
+		}
+		// One mutation: all n files share one new rev, so streams hold
+		// several paths per rev and cursors resume inside a rev by path.
+		c.currentRev++
 		for i := range n {
 			path := fmt.Sprintf("/out/%d-%d", c.execSeq, i)
-			c.writeLocked(path, fmt.Sprintf("%s exec %d file %d\n", c.process, c.execSeq, i), false)
+			c.stampLocked(path, fmt.Sprintf("%s exec %d file %d\n", c.process, c.execSeq, i), false)
 		}
 		return stdout("wrote %d files\n", n), 0, n
 	case "put":
@@ -101,9 +107,15 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 	return stderr("%s: command not found\n", fields[0]), 127, 0
 }
 
-// writeLocked makes one container-side mutation: one new rev (SPEC 6.1).
+// writeLocked makes one container-side mutation of one path: one new rev
+// (SPEC 6.1).
 func (c *Container) writeLocked(path, content string, deleted bool) {
 	c.currentRev++
+	c.stampLocked(path, content, deleted)
+}
+
+// stampLocked sets path's state at the current rev.
+func (c *Container) stampLocked(path, content string, deleted bool) {
 	f := &remoteFile{deleted: deleted, rev: c.currentRev}
 	if !deleted {
 		f.content = []byte(content)
