@@ -98,6 +98,9 @@ func resolveRetry(r RetryOptions) (initial, maxDelay time.Duration, attempts int
 	return initial, maxDelay, attempts, nil
 }
 
+// positiveWholeMillis is Number.isSafeInteger(ms) && ms > 0 for a Duration.
+// NB: a time.Duration tops out near 9.2e12 ms, far below 2^53−1 ms, so the
+// upper bound can never fail; it is kept to state the contract.
 func positiveWholeMillis(d time.Duration) bool {
 	return d > 0 && d%time.Millisecond == 0 && d/time.Millisecond <= maxRetryOption
 }
