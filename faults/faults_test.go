@@ -1,0 +1,429 @@
+package faults
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// checkInjected asserts err is a planted fault of kind k with the class
+// the workspace's classifiers must give it.
+func checkInjected(t *testing.T, err error, k Kind) {
+	t.Helper()
+	if !errors.Is(err, ErrInjected) {
+		t.Fatalf("%s: err %v is not ErrInjected", k, err)
+	}
+	if got := faultOf(err); got != k {
+		t.Fatalf("err %v: kind %s, want %s", err, got, k)
+	}
+	if !strings.HasPrefix(err.Error(), "injected "+k.String()+": ") {
+		t.Fatalf("err %q lacks the label of %s", err, k)
+	}
+	transport := k != SettleFailure && k != StoreGet && k != StoreSchedule && k != StoreClear
+	if got := workspace.IsTransportFailure(err); got != transport {
+		t.Errorf("%s: IsTransportFailure = %t, want %t", k, got, transport)
+	}
+	if got := workspace.IsPreDispatchTransportFailure(err); got != (k == TransportPreDispatch) {
+		t.Errorf("%s: IsPreDispatchTransportFailure = %t", k, got)
+	}
+}
+
+// alwaysOn returns a container where only k fires, on every draw.
+func alwaysOn(k Kind) *Container { return newContainer(Only(k, 1), 7) }
+
+func TestTransportConnect(t *testing.T) {
+	c := alwaysOn(TransportConnect)
+	_, err := c.Connect(ctx)
+	checkInjected(t, err, TransportConnect)
+	c.SetFaults(false)
+	mustConnect(t, c)
+}
+
+func TestTransportPreDispatch(t *testing.T) {
+	c := alwaysOn(TransportPreDispatch)
+	h := mustConnect(t, c)
+	_, err := h.Exec(ctx, "write 3")
+	checkInjected(t, err, TransportPreDispatch)
+	if len(c.Execs()) != 0 || c.Writes() != 0 {
+		t.Errorf("pre-dispatch failure ran the command: %+v", c.Execs())
+	}
+	h = mustConnect(t, c)
+	_, err = h.Sync().Push(ctx, workspace.PushRequest{SenderRev: 1, Changes: []workspace.Change{{Rev: 1, Path: "/x"}}})
+	checkInjected(t, err, TransportPreDispatch)
+	if w := c.Watermarks(); w.CurrentRev != 1 || w.FetchCursor != scheduler.Baseline || len(c.Files()) != 0 {
+		t.Errorf("pre-dispatch push had an effect: %+v %v", w, c.Files())
+	}
+}
+
+func TestTransportPostDispatch(t *testing.T) {
+	c := alwaysOn(TransportPostDispatch)
+	h := mustConnect(t, c)
+	_, err := h.Exec(ctx, "write 3")
+	checkInjected(t, err, TransportPostDispatch)
+	if len(c.Execs()) != 1 || c.Writes() != 3 {
+		t.Errorf("post-dispatch: the command must have run: execs %+v writes %d", c.Execs(), c.Writes())
+	}
+	// The connection is dead now; the next call fails without a fault of
+	// its own.
+	_, err = h.Sync().Watermarks(ctx, workspace.WatermarksRequest{})
+	if !workspace.IsTransportFailure(err) || faultOf(err) != TransportPostDispatch {
+		t.Errorf("call on broken connection: %v", err)
+	}
+	if rec := c.Record(); rec[len(rec)-1].Fault != NoFault {
+		t.Errorf("consequent error recorded as a fault: %s", rec[len(rec)-1])
+	}
+
+	h = mustConnect(t, c)
+	_, err = h.Sync().Push(ctx, workspace.PushRequest{SenderRev: 4, Changes: []workspace.Change{{Rev: 4, Path: "/x"}}})
+	checkInjected(t, err, TransportPostDispatch)
+	if w := c.Watermarks(); w.FetchCursor != scheduler.At(4) {
+		t.Errorf("post-dispatch push not applied: %+v", w)
+	}
+	for _, call := range []func(workspace.SyncRPC) error{
+		func(s workspace.SyncRPC) error { _, err := s.FetchChanges(ctx, workspace.FetchRequest{}); return err },
+		func(s workspace.SyncRPC) error {
+			_, err := s.Watermarks(ctx, workspace.WatermarksRequest{})
+			return err
+		},
+	} {
+		checkInjected(t, call(mustConnect(t, c).Sync()), TransportPostDispatch)
+	}
+}
+
+func TestTransportMidStream(t *testing.T) {
+	for seed := range uint64(20) {
+		pr := Off()
+		c := newContainer(pr, seed)
+		h := mustConnect(t, c)
+		run(t, h, "write 5")
+		pr.Set(TransportMidStream, 1)
+		*c.profile = pr
+		env, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		served := 0
+		for {
+			_, err = env.Changes.Next(ctx)
+			if err != nil {
+				break
+			}
+			served++
+		}
+		checkInjected(t, err, TransportMidStream)
+		if served > 5 {
+			t.Fatalf("served %d > 5", served)
+		}
+		got, ok := c.LastPull("-")
+		if !ok || got.Entries != served || got.StreamFault != TransportMidStream || got.EOF || got.ClosedEarly {
+			t.Errorf("seed %d: pull record %+v, served %d", seed, got, served)
+		}
+
+		h = mustConnect(t, c)
+		es, err := h.Exec(ctx, "true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for err == nil {
+			_, err = es.Next(ctx)
+		}
+		checkInjected(t, err, TransportMidStream)
+	}
+}
+
+func TestSettleFailure(t *testing.T) {
+	c := alwaysOn(SettleFailure)
+	h := mustConnect(t, c)
+	if _, err := h.Sync().Watermarks(ctx, workspace.WatermarksRequest{}); err != nil {
+		t.Fatalf("watermarks without settle: %v", err)
+	}
+	_, err := h.Sync().Watermarks(ctx, workspace.WatermarksRequest{Settle: true})
+	checkInjected(t, err, SettleFailure)
+	// Not a transport failure: the connection stays up.
+	if _, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{}); err != nil {
+		t.Errorf("connection broken by settle failure: %v", err)
+	}
+}
+
+func TestCrash(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	run(t, h, "write 2")
+	c.Crash(2)
+	if c.Alive() || c.Survived() {
+		t.Fatal("crashed container alive or survived")
+	}
+	_, err := h.Exec(ctx, "true")
+	if faultOf(err) != Crash || !workspace.IsTransportFailure(err) || workspace.IsPreDispatchTransportFailure(err) {
+		t.Errorf("exec on crashed container: %v", err)
+	}
+	for range 2 {
+		_, err = c.Connect(ctx)
+		checkInjected(t, err, Crash)
+	}
+	h = mustConnect(t, c)
+	if id, ok := h.RuntimeID(); !ok || id != "b1-rt2" {
+		t.Errorf("relaunched runtime = %q %t, want b1-rt2", id, ok)
+	}
+	if !c.Alive() || len(c.Files()) != 0 || c.Watermarks().CurrentRev != 1 {
+		t.Errorf("relaunch must be a fresh process: %s files %v", c, c.Files())
+	}
+	if rec := c.Record(); !rec[len(rec)-2].Relaunched {
+		t.Errorf("connect not recorded as relaunch: %s", rec[len(rec)-2])
+	}
+	// Restart ends a crash at once.
+	c.Crash(5)
+	c.Restart()
+	if h := mustConnect(t, c); !c.Alive() {
+		t.Errorf("restart did not end crash: %v", h)
+	}
+}
+
+func TestRestart(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	run(t, h, "write 2")
+	sender := scheduler.At(3)
+	if _, err := h.Sync().Push(ctx, workspace.PushRequest{SenderRev: 3, SenderCursor: &sender}); err != nil {
+		t.Fatal(err)
+	}
+	c.Restart()
+	_, err := h.Sync().Watermarks(ctx, workspace.WatermarksRequest{})
+	if faultOf(err) != Restart || !workspace.IsTransportFailure(err) {
+		t.Errorf("old connection after restart: %v", err)
+	}
+	h = mustConnect(t, c)
+	if id, ok := h.RuntimeID(); !ok || id != "b1-rt2" {
+		t.Errorf("runtime = %q, want b1-rt2", id)
+	}
+	w, err := h.Sync().Watermarks(ctx, workspace.WatermarksRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w != (workspace.Watermarks{CurrentRev: 1}) || len(c.Files()) != 0 {
+		t.Errorf("restart must truncate: %+v %v", w, c.Files())
+	}
+	if c.Survived() || c.Epoch() != 1 {
+		t.Errorf("survived %t epoch %d", c.Survived(), c.Epoch())
+	}
+	run(t, h, "true")
+	if c.ExecCount("b1-rt1") != 1 || c.ExecCount("b1-rt2") != 1 {
+		t.Errorf("exec counts per runtime: %+v", c.Execs())
+	}
+}
+
+func TestLoseIdentity(t *testing.T) {
+	c := newContainer(Off(), 1)
+	old := mustConnect(t, c)
+	run(t, old, "write 2")
+	c.LoseIdentity(false)
+	h := mustConnect(t, c)
+	if id, ok := h.RuntimeID(); !ok || id != "b1-rt2" {
+		t.Errorf("new connection reports %q %t, want b1-rt2", id, ok)
+	}
+	if id, _ := old.RuntimeID(); id != "b1-rt1" {
+		t.Errorf("old connection reports %q, want b1-rt1", id)
+	}
+	// The log is intact and the old connection still works.
+	if got, _ := drain(t, old, scheduler.Baseline, nil); len(got) != 2 {
+		t.Errorf("log not intact: %v", got)
+	}
+	c.LoseIdentity(true)
+	if _, ok := mustConnect(t, c).RuntimeID(); ok {
+		t.Error("LoseIdentity(true): connection reports an id")
+	}
+	if c.Epoch() != 2 || c.Watermarks().CurrentRev != 2 {
+		t.Errorf("epoch %d watermarks %+v", c.Epoch(), c.Watermarks())
+	}
+	// The command runs in the same process whatever the connection reports.
+	run(t, h, "true")
+	if e := c.Execs(); e[1].RuntimeID != "b1-rt2" || e[1].Process != "b1-rt1" {
+		t.Errorf("execution = %+v", e[1])
+	}
+}
+
+func TestTruncateLog(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	run(t, h, "write 2")
+	run(t, h, "write 1")
+	got, env := drain(t, h, scheduler.Baseline, nil)
+	c.TruncateLog()
+	// Same connection, same runtime, shorter log.
+	if id, _ := h.RuntimeID(); id != "b1-rt1" {
+		t.Errorf("runtime %q", id)
+	}
+	_, env2 := drain(t, h, env.CurrentCursor, nil)
+	if !env2.CurrentCursor.Less(env.CurrentCursor) || len(got) != 3 {
+		t.Errorf("log not truncated: before %s after %s", env.CurrentCursor, env2.CurrentCursor)
+	}
+	if len(c.Files()) != 0 || c.Survived() {
+		t.Errorf("files %v survived %t", c.Files(), c.Survived())
+	}
+}
+
+func TestDropConnections(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	c.DropConnections()
+	if _, err := h.Exec(ctx, "true"); faultOf(err) != HostRestart || !workspace.IsTransportFailure(err) {
+		t.Errorf("exec after drop: %v", err)
+	}
+	if !c.Survived() {
+		t.Error("dropping connections is not a runtime event")
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Exec(ctx, "true"); !errors.Is(err, ErrDisposed) || !workspace.IsPreDispatchTransportFailure(err) {
+		t.Errorf("exec after close: %v", err)
+	}
+}
+
+// workload runs a fixed mix of calls under an all-on profile and returns
+// the record as text; errors are part of the record, not failures.
+func workload(seed uint64) string {
+	pr := AllOn()
+	c := NewContainer("b1", NoHooks{}, rand.New(rand.NewPCG(seed, 2)), &pr)
+	var b strings.Builder
+	for i := range 40 {
+		h, err := c.Connect(ctx)
+		if err != nil {
+			continue
+		}
+		if es, err := h.Exec(ctx, fmt.Sprintf("write %d", i%4)); err == nil {
+			for range 3 {
+				if _, err := es.Next(ctx); err != nil {
+					break
+				}
+			}
+			_ = es.Close()
+		}
+		_, _ = h.Sync().Watermarks(ctx, workspace.WatermarksRequest{Settle: i%2 == 0})
+		if env, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{After: scheduler.At(int64(i / 2))}); err == nil {
+			for range 20 {
+				if _, err := env.Changes.Next(ctx); err != nil {
+					break
+				}
+			}
+			_ = env.Changes.Close()
+		}
+		_, _ = h.Sync().Push(ctx, workspace.PushRequest{SenderRev: int64(i), Changes: []workspace.Change{{Rev: int64(i), Path: "/h"}}})
+		_ = h.Close()
+		if i == 20 {
+			c.Restart()
+		}
+	}
+	for _, call := range c.Record() {
+		b.WriteString(call.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestDeterministicFaultDraws(t *testing.T) {
+	a, b := workload(42), workload(42)
+	if a != b {
+		t.Fatalf("same seed, different records:\n%s", cmp.Diff(a, b))
+	}
+	if a == workload(43) {
+		t.Error("different seeds gave the same record")
+	}
+	for _, k := range []Kind{TransportConnect, TransportPreDispatch, TransportPostDispatch, TransportMidStream, SettleFailure} {
+		if !strings.Contains(a, "fault "+k.String()) {
+			t.Errorf("workload never injected %s", k)
+		}
+	}
+}
+
+func TestRecordContents(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	run(t, h, "write 2")
+	mark := c.Mark()
+	through := scheduler.At(2)
+	env, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{After: scheduler.Baseline, Through: &through})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Changes.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = env.Changes.Close()
+	h.RuntimeID()
+	var got []string
+	for _, call := range c.RecordSince(mark) {
+		got = append(got, call.String())
+	}
+	want := []string{
+		`#7 - fetch conn 1 rt b1-rt1 stream 2 after {0,null} through {2,null} current {2,null} appliedPush {0,null} rev 2`,
+		`#8 - stream-next conn 1 rt b1-rt1 stream 2 entry {2,"/out/1-0"} served 1`,
+		`#9 - stream-close conn 1 rt b1-rt1 stream 2`,
+		`#10 - runtime-id conn 1 rt b1-rt1`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("record (-want +got):\n%s", diff)
+	}
+	pulls := c.Pulls(mark, "-")
+	if len(pulls) != 1 || !pulls[0].ClosedEarly || pulls[0].Entries != 1 || pulls[0].CurrentCursor != through || pulls[0].RuntimeID != "b1-rt1" {
+		t.Errorf("pulls = %+v", pulls)
+	}
+	if _, ok := c.LastPull("nobody"); ok {
+		t.Error("LastPull of an actor that never pulled")
+	}
+	drain(t, h, scheduler.Baseline, nil)
+	if p, _ := c.LastPull(""); !p.EOF || p.Entries != 2 || p.ClosedEarly {
+		t.Errorf("drained pull = %+v", p)
+	}
+}
+
+// actorHooks names callers and counts blocking points, checking that no
+// lock is held there.
+type actorHooks struct {
+	c      *Container
+	actor  string
+	points []string
+}
+
+func (h *actorHooks) Block(point string) {
+	h.points = append(h.points, point)
+	if h.c != nil && !h.c.mu.TryLock() {
+		panic("lock held across Block at " + point)
+	} else if h.c != nil {
+		h.c.mu.Unlock()
+	}
+}
+
+func (h *actorHooks) Actor() string { return h.actor }
+
+func TestBlockPoints(t *testing.T) {
+	hooks := &actorHooks{actor: "exec#1"}
+	pr := Off()
+	c := NewContainer("b1", hooks, rand.New(rand.NewPCG(1, 1)), &pr)
+	hooks.c = c
+	h := mustConnect(t, c)
+	run(t, h, "true")
+	drain(t, h, scheduler.Baseline, nil)
+	h.RuntimeID()
+	_ = h.Close()
+	want := []string{"b1.connect", "b1.exec", "b1.event-next", "b1.event-next", "b1.event-next", "b1.event-close",
+		"b1.fetch", "b1.stream-next", "b1.stream-close", "b1.close"}
+	if diff := cmp.Diff(want, hooks.points); diff != "" {
+		t.Errorf("block points (-want +got):\n%s", diff)
+	}
+	for _, call := range c.Record() {
+		if call.Actor != "exec#1" {
+			t.Errorf("call %s: actor %q", call, call.Actor)
+		}
+	}
+	_, err := h.Exec(ctx, "true")
+	if !errors.Is(err, ErrDisposed) {
+		t.Errorf("exec on closed handle: %v", err)
+	}
+}
