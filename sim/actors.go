@@ -1,0 +1,421 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// DefaultMaxSwitches is the step bound of a new Runtime: the most scheduling
+// decisions one Run may take before it stops with ErrMaxSwitches.
+const DefaultMaxSwitches = 1_000_000
+
+var (
+	// ErrMaxSwitches: a Run took more scheduling decisions than its bound
+	// (SetMaxSwitches), which almost always means a livelock.
+	ErrMaxSwitches = errors.New("sim: actor runtime hit its switch limit (SetMaxSwitches)")
+	// ErrActorGoexit: an actor ended through runtime.Goexit that the runtime
+	// did not ask for (t.FailNow or t.SkipNow called inside an actor).
+	ErrActorGoexit = errors.New("sim: actor exited through runtime.Goexit")
+	// ErrNotActor: a Gate that is not open was waited on outside any actor,
+	// where nothing could ever open it.
+	ErrNotActor = errors.New("sim: Gate.Wait outside an actor on a gate that is not open would block forever")
+	// ErrKilled: a Gate that is not open was waited on by an actor being
+	// unwound by Kill (from a deferred call).
+	ErrKilled = errors.New("sim: Gate.Wait while the actor is being killed")
+)
+
+// ActorPanicError reports a panic inside an actor. Error omits the stack
+// (addresses differ between runs and would break trace determinism).
+type ActorPanicError struct {
+	Actor string
+	Value any    // what the actor panicked with
+	Stack []byte // the panicking goroutine's stack, for a human
+}
+
+func (e *ActorPanicError) Error() string {
+	return fmt.Sprintf("sim: actor %q panicked: %v", e.Actor, e.Value)
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *ActorPanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// Runtime runs the system under test's goroutines as cooperative actors:
+// exactly one of them (or the driver) runs at any moment, and at every
+// blocking point the runtime picks who runs next from the interleave stream.
+//
+// The contract, in the order a driver meets it:
+//
+//  1. Go registers actors. They start only when scheduled.
+//  2. Run schedules until no actor is runnable, then returns the names of
+//     actors still parked on a gate (a deadlock, unless something outside the
+//     runtime, such as a sim timer, opens their gate before the next Run).
+//  3. SUT-facing fakes call Block at each blocking point (a backend call, a
+//     scheduler store call, a clock read that matters) and the SUT's FIFO
+//     parks on gates from NewGate. Block yields: the runtime picks the next
+//     actor among the runnable ones, the caller included, ordered by spawn
+//     sequence, with one draw from the interleave stream (no draw when only
+//     one actor is runnable). Nothing else decides the order, so one seed
+//     gives one interleaving under any GOMAXPROCS and with -race.
+//  4. Kill (a host restart) unwinds every live actor at its blocking point
+//     with runtime.Goexit: defers run, nothing after the blocking point does.
+//
+// Run, Kill and SetMaxSwitches belong to the driver and must not be called
+// while Run is active. Go, Block, Actor, Stop and the gates may be called by
+// the running actor or by the driver outside Run; never from a goroutine the
+// runtime does not schedule. Any real blocking inside an actor (a channel
+// receive, a mutex held by a parked actor, clock.Sleep) hangs the run: the
+// baton is never passed on.
+type Runtime struct {
+	rng      *rand.Rand
+	live     []*actor // every actor not yet finished, by spawn sequence
+	runnable []*actor // new or ready actors, by spawn sequence
+	current  *actor   // the actor holding the baton; nil: the driver
+	back     chan struct{}
+	seq      uint64
+
+	running  bool // inside Run
+	killing  bool // inside Kill
+	stopReq  bool
+	err      error // ends the Run in progress
+	killErr  error // a panic while unwinding, re-raised by Kill
+	switches int
+	maxSw    int
+	onSwitch func(from, to, point string)
+}
+
+type actorState uint8
+
+const (
+	actorNew    actorState = iota // registered; no goroutine yet
+	actorReady                    // goroutine started, runnable
+	actorParked                   // waiting on a gate
+	actorDead
+)
+
+type actor struct {
+	name     string
+	seq      uint64
+	fn       func()
+	state    actorState
+	wake     chan bool // the baton; true asks the actor to unwind
+	dying    bool      // unwinding on Kill
+	returned bool      // fn returned normally
+	gate     *gate     // while parked
+}
+
+// NewRuntime returns a runtime drawing its choices from interleave, which it
+// alone should use (Stream(seed, LabelInterleave)).
+func NewRuntime(interleave *rand.Rand) *Runtime {
+	return &Runtime{rng: interleave, back: make(chan struct{}), maxSw: DefaultMaxSwitches}
+}
+
+// SetMaxSwitches bounds the scheduling decisions of each Run (n <= 0: no
+// bound). Past it, Run stops with an error wrapping ErrMaxSwitches.
+func (r *Runtime) SetMaxSwitches(n int) { r.maxSw = n }
+
+// OnSwitch sets a hook called at every scheduling decision, before the chosen
+// actor runs, with the yielding actor ("" for the driver starting a Run), the
+// chosen one (possibly the same) and the blocking point: the Block point,
+// "gate" for a park, "exit" when an actor finished, "run" at the start of Run.
+// It runs on the goroutine holding the baton and must not block; a panic in it
+// ends the Run with an error.
+func (r *Runtime) OnSwitch(fn func(from, to, point string)) { r.onSwitch = fn }
+
+// Go registers an actor. It starts when the runtime first schedules it; an
+// actor never started when Kill comes is dropped without running.
+func (r *Runtime) Go(name string, fn func()) {
+	a := &actor{name: name, seq: r.seq, fn: fn, wake: make(chan bool)}
+	r.seq++
+	r.live = append(r.live, a)
+	r.runnable = append(r.runnable, a) // the newest has the highest sequence
+}
+
+// Actor returns the running actor's name, or "" outside any actor.
+func (r *Runtime) Actor() string {
+	if r.current == nil {
+		return ""
+	}
+	return r.current.name
+}
+
+// Stop asks the Run in progress to return at the next scheduling decision,
+// leaving every actor where it is: a later Run resumes them, Kill unwinds
+// them. A driver uses it (from an actor or the OnSwitch hook) to cut
+// operations at a blocking point for a host restart.
+func (r *Runtime) Stop() { r.stopReq = true }
+
+// Live returns the names of actors not yet finished, sorted.
+func (r *Runtime) Live() []string { return r.names(func(*actor) bool { return true }) }
+
+// Block is a blocking point: the running actor yields and the runtime picks
+// who runs next (maybe the caller). Outside any actor, and while an actor is
+// being killed, it returns at once.
+func (r *Runtime) Block(point string) {
+	a := r.current
+	if a == nil || a.dying {
+		return
+	}
+	to := r.pick(a, point)
+	if to == a {
+		return
+	}
+	r.handoff(to)
+	r.await(a)
+}
+
+// Run schedules actors until none is runnable and returns the names of the
+// actors left parked, sorted. It returns early, with actors still runnable,
+// after Stop. When an actor panics, ends through an unrequested Goexit, or the
+// switch limit is hit, Run returns that error together with the names of the
+// actors that were still live; it has unwound them (as Kill), so no actor
+// goroutine outlives a failed Run.
+func (r *Runtime) Run() (parked []string, err error) {
+	if r.running || r.current != nil {
+		panic("sim: Runtime.Run called from an actor or while already running")
+	}
+	r.running, r.stopReq, r.switches = true, false, 0
+	if to := r.pick(nil, "run"); to != nil {
+		r.handoff(to)
+		<-r.back
+	}
+	r.running = false
+	if err := r.err; err != nil {
+		r.err = nil
+		live := r.Live()
+		r.Kill()
+		return live, err
+	}
+	return r.names(func(a *actor) bool { return a.state == actorParked }), nil
+}
+
+// Kill unwinds every live actor, in spawn order, at its blocking point with
+// runtime.Goexit, and returns once all have exited. Actors never started are
+// dropped. While unwinding, Block returns at once and waiting on a gate that
+// is not open returns ErrKilled. If a deferred call panics, Kill finishes
+// unwinding the others and then panics with an *ActorPanicError. New actors
+// may be started afterwards.
+func (r *Runtime) Kill() {
+	if r.running || r.current != nil {
+		panic("sim: Runtime.Kill called from an actor or during Run")
+	}
+	r.killing = true
+	for len(r.live) > 0 {
+		a := r.live[0]
+		if a.state == actorNew {
+			r.retire(a)
+			continue
+		}
+		r.current = a
+		a.wake <- true
+		<-r.back
+	}
+	r.killing = false
+	if err := r.killErr; err != nil {
+		r.killErr = nil
+		panic(err)
+	}
+}
+
+// NewGate implements workspace.Parker.
+func (r *Runtime) NewGate() workspace.Gate { return &gate{r: r} }
+
+var _ workspace.Parker = (*Runtime)(nil)
+
+// gate is a workspace.Gate under the runtime: Wait parks the running actor,
+// Open makes its waiters runnable in the order they came, without switching.
+type gate struct {
+	r       *Runtime
+	open    bool
+	waiters []*actor
+}
+
+// Wait returns nil at once on an open gate, ctx.Err() if ctx is already done,
+// and otherwise parks the running actor until Open. ctx is not watched while
+// parked: under simulation only the simulator cancels, and it does so by Kill.
+func (g *gate) Wait(ctx context.Context) error {
+	if g.open {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := g.r.current
+	switch {
+	case a == nil:
+		return ErrNotActor
+	case a.dying:
+		return ErrKilled
+	}
+	g.waiters = append(g.waiters, a)
+	g.r.park(a, g)
+	return nil
+}
+
+func (g *gate) Open() {
+	if g.open {
+		return
+	}
+	g.open = true
+	for _, a := range g.waiters {
+		if a.state == actorParked && a.gate == g { // not killed meanwhile
+			a.state, a.gate = actorReady, nil
+			g.r.addRunnable(a)
+		}
+	}
+	g.waiters = nil
+}
+
+// pick takes one scheduling decision for the baton holder from (nil: the
+// driver). nil means the baton goes back to the driver: nothing is runnable,
+// Stop was asked, or the Run has failed.
+func (r *Runtime) pick(from *actor, point string) (to *actor) {
+	if r.err != nil || r.stopReq || len(r.runnable) == 0 {
+		return nil
+	}
+	if r.maxSw > 0 && r.switches >= r.maxSw {
+		r.err = fmt.Errorf("%w: %d scheduling decisions in one Run (live: %s)",
+			ErrMaxSwitches, r.maxSw, strings.Join(r.Live(), ", "))
+		return nil
+	}
+	r.switches++
+	i := 0
+	if len(r.runnable) > 1 {
+		i = r.rng.IntN(len(r.runnable))
+	}
+	to = r.runnable[i]
+	if r.onSwitch != nil && !r.callHook(from, to, point) {
+		return nil
+	}
+	return to
+}
+
+func (r *Runtime) callHook(from, to *actor, point string) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.err = fmt.Errorf("sim: OnSwitch hook panicked: %v", p)
+		}
+	}()
+	name := ""
+	if from != nil {
+		name = from.name
+	}
+	r.onSwitch(name, to.name, point)
+	return true
+}
+
+// handoff passes the baton to to (nil: the driver). The caller must not touch
+// runtime state afterwards: to is already running.
+func (r *Runtime) handoff(to *actor) {
+	r.current = to
+	switch {
+	case to == nil:
+		r.back <- struct{}{}
+	case to.state == actorNew:
+		to.state = actorReady
+		go r.main(to)
+	default:
+		to.wake <- false
+	}
+}
+
+// await blocks the caller's goroutine until a is handed the baton again, and
+// unwinds it there if Kill asked.
+func (r *Runtime) await(a *actor) {
+	if kill := <-a.wake; kill {
+		a.dying = true
+		runtime.Goexit()
+	}
+}
+
+func (r *Runtime) park(a *actor, g *gate) {
+	r.removeRunnable(a)
+	a.state, a.gate = actorParked, g
+	r.handoff(r.pick(a, "gate"))
+	r.await(a)
+}
+
+// main is an actor's goroutine.
+func (r *Runtime) main(a *actor) {
+	defer r.exit(a)
+	a.fn()
+	a.returned = true
+}
+
+// exit runs as the actor's goroutine ends, however it ends, and passes the
+// baton on.
+func (r *Runtime) exit(a *actor) {
+	p := recover()
+	switch {
+	case p != nil && a.dying:
+		if r.killErr == nil {
+			r.killErr = &ActorPanicError{Actor: a.name, Value: p, Stack: debug.Stack()}
+		}
+	case p != nil:
+		r.err = &ActorPanicError{Actor: a.name, Value: p, Stack: debug.Stack()}
+	case !a.returned && !a.dying:
+		r.err = fmt.Errorf("%w: actor %q", ErrActorGoexit, a.name)
+	}
+	r.retire(a)
+	if r.killing {
+		r.current = nil
+		r.back <- struct{}{}
+		return
+	}
+	r.handoff(r.pick(a, "exit"))
+}
+
+func (r *Runtime) retire(a *actor) {
+	if a.state != actorParked {
+		r.removeRunnable(a)
+	}
+	a.state, a.gate = actorDead, nil
+	if i, ok := findSeq(r.live, a.seq); ok {
+		r.live = slices.Delete(r.live, i, i+1)
+	}
+}
+
+func (r *Runtime) addRunnable(a *actor) {
+	if i, ok := findSeq(r.runnable, a.seq); !ok {
+		r.runnable = slices.Insert(r.runnable, i, a)
+	}
+}
+
+func (r *Runtime) removeRunnable(a *actor) {
+	if i, ok := findSeq(r.runnable, a.seq); ok {
+		r.runnable = slices.Delete(r.runnable, i, i+1)
+	}
+}
+
+func findSeq(as []*actor, seq uint64) (int, bool) {
+	return slices.BinarySearchFunc(as, seq, func(a *actor, s uint64) int {
+		switch {
+		case a.seq < s:
+			return -1
+		case a.seq > s:
+			return 1
+		}
+		return 0
+	})
+}
+
+func (r *Runtime) names(keep func(*actor) bool) []string {
+	var out []string
+	for _, a := range r.live {
+		if keep(a) {
+			out = append(out, a.name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
