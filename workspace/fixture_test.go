@@ -306,3 +306,7 @@ func mustContain(t *testing.T, got, want string) {
 var errPlain = errors.New("plain")
 
 func ms(v int64) time.Time { return time.UnixMilli(v) }
+
+// timeAfter is time.After in milliseconds, for tests that must show that
+// something did not happen.
+func timeAfter(msec int) <-chan time.Time { return time.After(time.Duration(msec) * time.Millisecond) }
