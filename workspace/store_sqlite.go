@@ -328,7 +328,7 @@ func (s *SQLiteStore) LocalChanges(backend string, after, through Cursor, limit 
 		// The rev bounds are inclusive; the path rules of SPEC 1.1 at the two
 		// edge revs are applied in Go. ORDER BY path uses SQLite's BINARY
 		// collation, which is Go's byte order.
-		rows, err := tx.Query(`SELECT rev, path, deleted, content FROM local_changes
+		rows, err := tx.Query(`SELECT rev, path, deleted, content, content IS NULL FROM local_changes
 			WHERE backend = ? AND rev >= ? AND rev <= ? ORDER BY rev, path`, backend, after.Rev, through.Rev)
 		if err != nil {
 			return err
@@ -337,20 +337,23 @@ func (s *SQLiteStore) LocalChanges(backend string, after, through Cursor, limit 
 		l := effectiveLimit(limit)
 		for len(out) < l && rows.Next() {
 			var (
-				c       Change
-				deleted int64
-				content []byte
+				c         Change
+				deleted   int64
+				content   []byte
+				noContent bool
 			)
-			if err := rows.Scan(&c.Rev, &c.Path, &deleted, &content); err != nil {
+			// NB: the driver scans a zero-length blob as nil, so NULL is asked
+			// of SQLite rather than read off the slice.
+			if err := rows.Scan(&c.Rev, &c.Path, &deleted, &content, &noContent); err != nil {
 				return fmt.Errorf("corrupt local_changes row: %w", err)
 			}
 			switch {
 			case deleted == 1:
 				c.Deleted = true
-			case deleted == 0 && content != nil:
+			case deleted == 0 && !noContent:
 				c.Content = copyContent(content)
 			default:
-				return fmt.Errorf("corrupt local_changes row %q: deleted=%d content null=%t", c.Path, deleted, content == nil)
+				return fmt.Errorf("corrupt local_changes row %q: deleted=%d content null=%t", c.Path, deleted, noContent)
 			}
 			if inRange(c.Cursor(), after, through) {
 				out = append(out, c)
