@@ -239,3 +239,18 @@ func sameFiles(a, b []File) bool {
 	}
 	return true
 }
+
+// afterFetchRPC runs hook right after the inner FetchChanges returns (the
+// "proxy" of SPEC 9 S2).
+type afterFetchRPC struct {
+	*fakeRemote
+	hook func()
+}
+
+func (a afterFetchRPC) FetchChanges(ctx context.Context, req FetchRequest) (*FetchEnvelope, error) {
+	env, err := a.fakeRemote.FetchChanges(ctx, req)
+	if err == nil {
+		a.hook()
+	}
+	return env, err
+}
