@@ -1,0 +1,64 @@
+package scenarios
+
+import (
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// Bug is one planted, deliberately wrong variant of the system, selectable
+// by name. It exists to prove that the harness finds the bug class it
+// stands for, and how fast. Off by default; when off it costs nothing but a
+// bit test in the workspace.
+type Bug struct {
+	Name string
+	// Class is the real bug class the variant stands for.
+	Class  string
+	mutant workspace.Mutant
+	alarm  sim.AlarmPolicy
+	// forgetful makes the intent store lose everything at host restart.
+	forgetful bool
+}
+
+// Bugs is the planted-bug catalogue, in a stable order.
+var Bugs = []Bug{
+	{Name: "zero-based-attempts", mutant: workspace.MutantZeroBasedAttempts,
+		Class: "article A: attempts counted from 0, so the first retry waits 2x and one extra attempt is made"},
+	{Name: "exhausted-clears", mutant: workspace.MutantExhaustedClears,
+		Class: "article B: exhaustion deletes the intent, so the failure is no longer visible"},
+	{Name: "precheck-ge", mutant: workspace.MutantPrecheckGE,
+		Class: "article A: the pre-check uses >= and clears, skipping the last real attempt"},
+	{Name: "single-alarm", alarm: sim.AlarmSingleOverwrite,
+		Class: "seed articles: schedule overwrites the one alarm and clear cancels it, stranding other backends"},
+	{Name: "no-runtime-fence", mutant: workspace.MutantNoRuntimeFence,
+		Class: "missing runtime-identity fence: complete reported against a replacement container"},
+	{Name: "no-reconcile", mutant: workspace.MutantNoReconcile,
+		Class: "missing reconcile on connect: cursors past a truncated remote log"},
+	{Name: "coalesce-resets-attempt", mutant: workspace.MutantCoalesceResetsAttempt,
+		Class: "coalescing a repeated failure resets the attempt count, so backoff never grows"},
+	{Name: "progress-as-failure", mutant: workspace.MutantProgressAsFailure,
+		Class: "a budget-bounded batch counted as a failure, so large pulls exhaust while progressing"},
+	{Name: "fifo-overlap", mutant: workspace.MutantFIFOOverlap,
+		Class: "the per-backend FIFO lets two mutations of one backend overlap (lost update)"},
+	{Name: "cursor-before-apply", mutant: workspace.MutantCursorBeforeApply,
+		Class: "the fetch cursor is written before the entries it covers are applied"},
+	{Name: "no-widen", mutant: workspace.MutantNoWiden,
+		Class: "a later deferred capture narrows a wider fence of the same runtime"},
+	{Name: "forgetful-scheduler", forgetful: true,
+		Class: "the intent store is not durable across a host restart"},
+}
+
+// BugByName finds a planted bug.
+func BugByName(name string) (Bug, bool) {
+	for _, b := range Bugs {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return Bug{}, false
+}
+
+// schedulerFactory wraps base so that it forgets at every host start.
+func forgetfulFactory() sim.SchedulerFactory {
+	return func(string) (scheduler.Scheduler, error) { return scheduler.NewMemory(), nil }
+}

@@ -1,0 +1,177 @@
+package scenarios
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// RunOptions are the knobs of one run that are not part of the scenario.
+type RunOptions struct {
+	// Scheduler overrides Config.Scheduler with a user's own store. The
+	// factory is called at every host start.
+	Scheduler sim.SchedulerFactory
+	// Dir holds file-backed stores; "" makes a temporary directory that the
+	// run removes.
+	Dir string
+	// TraceKeep bounds the trace lines kept in memory (0: all).
+	TraceKeep int
+	// NoLiveness skips the fault-free tail (the shrinker uses it only when
+	// the property it keeps is not a liveness one).
+	NoLiveness bool
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Violation *sim.Violation
+	Trace     *sim.Trace
+	Hash      string
+	Stats     sim.Stats
+}
+
+// Run executes s: builds the host, applies every op, then the liveness
+// tail. It returns an error only when the run could not be set up.
+func Run(s Scenario, o RunOptions) (Result, error) {
+	if err := s.Validate(); err != nil {
+		return Result{}, err
+	}
+	cfg, cleanup, err := hostConfig(s, o)
+	if err != nil {
+		return Result{}, err
+	}
+	defer cleanup()
+	h, err := sim.NewHost(cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	cut := cutStream(s.Seed)
+	v := h.Step()
+	for _, op := range s.Ops {
+		if v != nil {
+			break
+		}
+		v = apply(h, op, cut)
+	}
+	if v == nil && !o.NoLiveness {
+		v = h.Liveness()
+	}
+	closeErr := h.Close()
+	if v == nil && closeErr != nil {
+		return Result{}, closeErr
+	}
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats()}, nil
+}
+
+func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
+	cfg := sim.Config{
+		Seed: s.Seed, Backends: s.Config.Backends, Retry: s.Config.Retry,
+		Profile: s.Profile, TraceKeep: o.TraceKeep,
+	}
+	if s.Config.MaxEntries > 0 {
+		cfg.Budget = &workspace.Budget{MaxEntries: s.Config.MaxEntries, MaxBytes: workspace.DefaultBudget.MaxBytes}
+	}
+	cleanup := func() {}
+	cfg.Scheduler = o.Scheduler
+	if cfg.Scheduler == nil && s.Config.Scheduler == "sqlite" {
+		dir := o.Dir
+		if dir == "" {
+			d, err := os.MkdirTemp("", "syncsim-")
+			if err != nil {
+				return cfg, cleanup, err
+			}
+			dir, cleanup = d, func() { os.RemoveAll(d) }
+		}
+		cfg.Dir = dir
+		path := filepath.Join(dir, "intents.db")
+		cfg.Scheduler = func(string) (scheduler.Scheduler, error) { return scheduler.OpenSQLite(path) }
+	}
+	if s.Config.Bug != "" {
+		bug, _ := BugByName(s.Config.Bug)
+		cfg.Mutant = bug.mutant
+		cfg.Alarm = bug.alarm
+		if bug.forgetful {
+			cfg.Scheduler = forgetfulFactory()
+		}
+	}
+	return cfg, cleanup, nil
+}
+
+// apply performs one op on the host.
+func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
+	switch op.Kind {
+	case OpExec, OpWrite, OpRetry:
+		if v := prepare(h, op); v != nil {
+			return v
+		}
+		spawn(h, op)
+		return h.Step()
+	case OpAdvance:
+		return h.Advance(op.Dur)
+	case OpCrash:
+		h.Crash(op.Backend)
+	case OpRestart:
+		h.Restart(op.Backend)
+	case OpLoseIdentity:
+		h.LoseIdentity(op.Backend, op.None)
+	case OpTruncate:
+		h.Truncate(op.Backend)
+	case OpHostRestart:
+		return h.RestartHost()
+	case OpGroup:
+		restart := false
+		for _, m := range op.Ops {
+			if m.Kind == OpHostRestart {
+				restart = true
+				continue
+			}
+			if v := prepare(h, m); v != nil {
+				return v
+			}
+			spawn(h, m)
+		}
+		if restart {
+			return h.StepCut(1 + cut.IntN(maxCutSwitches))
+		}
+		return h.Step()
+	default:
+		panic(fmt.Sprintf("scenarios: unknown op kind %d", op.Kind))
+	}
+	return nil
+}
+
+// maxCutSwitches bounds how far into a group a host restart may cut.
+const maxCutSwitches = 24
+
+// prepare moves time for a retry that waits until its intent is due.
+func prepare(h *sim.Host, op Op) *sim.Violation {
+	if op.Kind != OpRetry || op.Early {
+		return nil
+	}
+	if due, ok := h.IntentDue(op.Backend); ok {
+		return h.AdvanceTo(due)
+	}
+	return nil
+}
+
+func spawn(h *sim.Host, op Op) {
+	switch op.Kind {
+	case OpExec:
+		mode := workspace.SyncWait
+		if op.Mode == Defer {
+			mode = workspace.SyncDefer
+		}
+		h.SpawnExec(op.Backend, mode, op.Writes)
+	case OpWrite:
+		h.SpawnWrite(op.Backend)
+	case OpRetry:
+		why := "due"
+		if op.Early {
+			why = "early"
+		}
+		h.SpawnRetry(op.Backend, why)
+	}
+}

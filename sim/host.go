@@ -1,0 +1,271 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/model"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// SchedulerFactory opens the host's retry-intent store. The host calls it at
+// every start — the first and after each host restart — so a durable
+// implementation is reopened from what it wrote, and one that forgets at
+// restart is caught. dir is a directory private to this run ("" when the run
+// has none; then only in-memory stores can be used).
+type SchedulerFactory func(dir string) (scheduler.Scheduler, error)
+
+// MemoryScheduler returns a factory whose Memory survives host restarts, as
+// the durable storage of a Durable Object does.
+func MemoryScheduler() SchedulerFactory {
+	m := scheduler.NewMemory()
+	return func(string) (scheduler.Scheduler, error) { return m, nil }
+}
+
+// AlarmPolicy selects how the simulated host sets its single alarm.
+type AlarmPolicy int
+
+const (
+	// AlarmByRule re-arms from the stored intents with scheduler.AlarmRule
+	// after every step: the correct host.
+	AlarmByRule AlarmPolicy = iota
+	// AlarmSingleOverwrite is the design of the seed articles: each Schedule
+	// sets the alarm to its own NotBefore, each Clear cancels it. A planted
+	// bug: a backend's intent can be stranded.
+	AlarmSingleOverwrite
+)
+
+// Config shapes one simulated run.
+type Config struct {
+	Seed     uint64
+	Backends int
+	// Retry is the workspace's backoff; zero fields take the defaults.
+	Retry workspace.RetryOptions
+	// Budget is passed to every RetryPendingSync (nil: the default budget).
+	Budget *workspace.Budget
+	// Mutant plants bugs in the workspace (zero: the correct code).
+	Mutant workspace.Mutant
+	// Profile is the swarm fault profile of this run.
+	Profile faults.Profile
+	// Scheduler opens the intent store at each host start (nil: memory).
+	Scheduler SchedulerFactory
+	// Alarm is the host's alarm policy.
+	Alarm AlarmPolicy
+	// Dir is private to the run, for file-backed stores ("" for none).
+	Dir string
+	// TraceKeep bounds the trace lines held in memory (0: all).
+	TraceKeep int
+}
+
+// Epoch is the virtual time every run starts at: fixed, so traces are
+// stable, and far from the zero time so that NotBefore is never zero.
+var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Host is the simulated host (a Durable Object analogue): it owns the
+// workspace's durable local store, the scheduler's store and one alarm, and
+// rebuilds the Workspace from them at every host start.
+type Host struct {
+	cfg   Config
+	opts  model.Options
+	clock *Clock
+	rt    *Runtime
+	trace *Trace
+
+	names      []string // backend ids, b0..bN-1
+	containers []*faults.Container
+	marks      []int // per container: record position already traced
+	wiped      []bool
+
+	store     *workspace.MemoryStore // durable: kept across host restarts
+	factory   SchedulerFactory
+	inner     scheduler.Scheduler // this incarnation's store handle
+	sched     *faults.Scheduler   // fault wrapper over inner, with its record
+	schedMark int
+	ws        *workspace.Workspace
+	starts    int
+
+	alarm    time.Time // zero: unset
+	handled  time.Time // AlarmRule.Handled: in memory, reset at restart
+	alarmSet bool
+	redo     []string  // alarm retries rejected at the last firing, sorted
+	redoAt   time.Time // when the host hands them over again
+	redoSet  bool
+
+	model    model.State
+	opSeq    int
+	done     []finished // ops finished during the current step, in order
+	stats    Stats
+	violated *Violation
+	ctx      context.Context
+}
+
+// Stats counts what a run reached; the sweep reports them per property.
+type Stats struct {
+	Steps       int
+	Events      int
+	Retry       map[string]int // RetryPendingSync status -> count
+	ExecSync    map[string]int // exec outcome -> count
+	Faults      map[string]int // injected fault kind -> count
+	HostStarts  int
+	SimDuration time.Duration
+}
+
+// NewHost builds the host, its containers and the first workspace.
+func NewHost(cfg Config) (*Host, error) {
+	if cfg.Backends < 1 {
+		return nil, fmt.Errorf("sim: need at least one backend, got %d", cfg.Backends)
+	}
+	opts, err := resolveRetry(cfg.Retry)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{
+		cfg:     cfg,
+		opts:    opts,
+		clock:   NewClock(Epoch),
+		rt:      NewRuntime(Stream(cfg.Seed, LabelInterleave)),
+		trace:   NewTrace(Epoch),
+		store:   workspace.NewMemoryStore(),
+		factory: cfg.Scheduler,
+		model:   model.Empty(),
+		ctx:     context.Background(),
+		stats: Stats{
+			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
+		},
+	}
+	if h.factory == nil {
+		h.factory = MemoryScheduler()
+	}
+	if cfg.TraceKeep > 0 {
+		h.trace.Keep(cfg.TraceKeep)
+	}
+	h.trace.Header("seed " + strconv.FormatUint(cfg.Seed, 10))
+	h.trace.Header("profile " + cfg.Profile.String())
+	h.trace.Header(fmt.Sprintf("config backends=%d initial=%s max=%s attempts=%d", cfg.Backends, opts.InitialDelay, opts.MaxDelay, opts.MaxAttempts))
+	profile := cfg.Profile
+	for i := range cfg.Backends {
+		name := "b" + strconv.Itoa(i)
+		h.names = append(h.names, name)
+		c := faults.NewContainer(name, h.hooks(), Stream(cfg.Seed, FaultsLabel(name)), &profile)
+		h.containers = append(h.containers, c)
+		h.marks = append(h.marks, 0)
+		h.wiped = append(h.wiped, false)
+	}
+	if err := h.start(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// resolveRetry applies the SPEC 2.1 defaults the way the workspace does, so
+// the model reasons with the same numbers.
+func resolveRetry(r workspace.RetryOptions) (model.Options, error) {
+	o := model.Options{InitialDelay: r.InitialDelay, MaxDelay: r.MaxDelay, MaxAttempts: r.MaxAttempts}
+	if o.InitialDelay == 0 {
+		o.InitialDelay = time.Second
+	}
+	if o.MaxDelay == 0 {
+		o.MaxDelay = time.Minute
+	}
+	if o.MaxAttempts == 0 {
+		o.MaxAttempts = 5
+	}
+	if o.InitialDelay < 0 || o.MaxDelay < 0 || o.MaxAttempts < 0 {
+		return o, fmt.Errorf("sim: negative retry option %+v", r)
+	}
+	return o, nil
+}
+
+// hooks connects the containers and the store wrapper to the actor runtime.
+func (h *Host) hooks() faults.Hooks { return runtimeHooks{h.rt} }
+
+type runtimeHooks struct{ rt *Runtime }
+
+func (r runtimeHooks) Block(point string) { r.rt.Block(point) }
+func (r runtimeHooks) Actor() string {
+	if a := r.rt.Actor(); a != "" {
+		return a
+	}
+	return "-"
+}
+
+// start opens the scheduler store and builds a workspace over the durable
+// state: what a host does when its process starts.
+func (h *Host) start() error {
+	inner, err := h.factory(h.cfg.Dir)
+	if err != nil {
+		return fmt.Errorf("sim: open scheduler (host start %d): %w", h.starts+1, err)
+	}
+	h.inner = inner
+	profile := h.cfg.Profile
+	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
+	h.schedMark = 0
+	var sch scheduler.Scheduler = h.sched
+	if h.cfg.Alarm == AlarmSingleOverwrite {
+		sch = &singleAlarm{inner: h.sched, host: h}
+	}
+	backends := make([]workspace.BackendConfig, len(h.containers))
+	for i, c := range h.containers {
+		backends[i] = workspace.BackendConfig{ID: h.names[i], Backend: c}
+	}
+	ws, err := workspace.New(workspace.Options{
+		Backends:  backends,
+		Clock:     h.clock,
+		Scheduler: sch,
+		Retry:     h.cfg.Retry,
+		Store:     h.store,
+		Parker:    h.rt,
+		Mutant:    h.cfg.Mutant,
+	})
+	if err != nil {
+		return fmt.Errorf("sim: build workspace: %w", err)
+	}
+	h.ws = ws
+	h.starts++
+	h.stats.HostStarts = h.starts
+	h.handled = time.Time{}
+	h.redo, h.redoSet = nil, false
+	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))
+	if h.cfg.Alarm == AlarmByRule {
+		return h.rearm()
+	}
+	return nil
+}
+
+// event appends one trace line at the current virtual time.
+func (h *Host) event(actor, event string, details ...string) {
+	h.stats.Events++
+	h.trace.Add(h.clock.Now(), actor, event, details...)
+}
+
+// Trace returns the run's trace.
+func (h *Host) Trace() *Trace { return h.trace }
+
+// Stats returns what the run has counted so far.
+func (h *Host) Stats() Stats {
+	s := h.stats
+	s.SimDuration = h.clock.Now().Sub(Epoch)
+	return s
+}
+
+// Backends returns the backend ids, in order.
+func (h *Host) Backends() []string { return append([]string(nil), h.names...) }
+
+// Violation returns the first property the run broke, or nil.
+func (h *Host) Violation() *Violation { return h.violated }
+
+// Now returns the virtual time.
+func (h *Host) Now() time.Time { return h.clock.Now() }
+
+// Close releases the host's resources; the run is over.
+func (h *Host) Close() error {
+	h.rt.Kill()
+	if c, ok := h.inner.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}

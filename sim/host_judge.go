@@ -1,0 +1,245 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/model"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+var errNoLister = errors.New("sim: the scheduler store does not implement scheduler.Lister; the host needs it to set its alarm")
+
+// judge feeds one finished operation to the model and compares results.
+func (h *Host) judge(f finished) *Violation {
+	c := h.containers[f.backend]
+	calls := byActor(c.RecordSince(f.marks[f.backend]), f.actor)
+	store := h.storeCalls(f)
+	switch f.kind {
+	case "write":
+		if f.err != nil {
+			return h.fail("host-write", f.actor+": "+f.err.Error())
+		}
+		return nil
+	case "retry":
+		return h.judgeRetry(f, calls, store)
+	default:
+		return h.judgeExec(f, calls, store)
+	}
+}
+
+func (h *Host) storeCalls(f finished) []model.StoreCall {
+	var out []model.StoreCall
+	for _, c := range h.sched.CallsSince(f.storeMark) {
+		if c.Actor == f.actor {
+			out = append(out, model.StoreCall{Op: string(c.Op), Backend: c.Backend, Failed: c.Err != ""})
+		}
+	}
+	return out
+}
+
+func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCall) *Violation {
+	b := h.names[f.backend]
+	in, had := h.model.Intent(b)
+	var fence *string
+	if had {
+		fence = in.RuntimeID
+	}
+	pull := pullOutcome(calls, fence)
+	next, want, err := h.model.Retry(h.opts, b, h.clock.Now(), pull, store)
+	if err != nil {
+		return h.fail("model", fmt.Sprintf("%s: %v", f.actor, err))
+	}
+	h.model = next
+	got := f.retry
+	h.stats.Retry[string(got.Status)]++
+	if f.err != nil {
+		h.stats.Retry["rejected"]++
+	}
+	h.event(f.actor, "retry-result", describeRetry(got, f.err)...)
+	if want.Rejected != (f.err != nil) {
+		return h.fail("model", fmt.Sprintf("%s: rejected=%t, model says %t (err %v)", f.actor, f.err != nil, want.Rejected, f.err))
+	}
+	if want.Rejected {
+		return nil
+	}
+	if !want.Pulled && len(calls) > 0 {
+		return h.fail("model", fmt.Sprintf("%s: status %s must not reach the runtime, made %d calls", f.actor, want.Status, len(calls)))
+	}
+	if reexec := countOp(calls, faults.OpExec); reexec > 0 {
+		return h.fail("retry-never-reexecs", fmt.Sprintf("%s: a retry ran %d commands", f.actor, reexec))
+	}
+	if got.Status == workspace.RetryComplete && fence != nil && pull.Kind == model.PullComplete {
+		if rt, ok := lastRuntime(calls); ok && rt != *fence {
+			return h.fail("complete-on-own-runtime", fmt.Sprintf("%s: complete against %s, intent names %s", f.actor, rt, *fence))
+		}
+	}
+	gotCmp := retryView{Status: string(got.Status), Attempt: got.Attempt, NotBefore: got.NotBefore.UnixMilli(),
+		RuntimeID: got.RuntimeID, TargetCursor: got.TargetCursor, Cursor: got.Cursor, HasError: got.Error != ""}
+	wantCmp := retryView{Status: want.Status, Attempt: want.Attempt, NotBefore: want.NotBefore.UnixMilli(),
+		RuntimeID: want.RuntimeID, TargetCursor: want.TargetCursor, Cursor: want.Cursor,
+		HasError: want.Status == "exhausted" || want.Status == "lost" || (want.Status == "pending" && !want.Progress)}
+	if want.Status != "pending" {
+		gotCmp.NotBefore, wantCmp.NotBefore = 0, 0
+	}
+	if want.Status != "pending" && want.Status != "exhausted" {
+		gotCmp.Attempt, wantCmp.Attempt = 0, 0
+	}
+	if want.Status == "idle" || want.Status == "complete" || want.Status == "lost" && want.RuntimeID == nil {
+		gotCmp.RuntimeID, wantCmp.RuntimeID = nil, nil
+	}
+	if d := cmp.Diff(wantCmp, gotCmp); d != "" {
+		return h.fail("model", fmt.Sprintf("%s: retry result differs from the model (pull %s) (-model +sut):\n%s", f.actor, pull.Kind, d))
+	}
+	return nil
+}
+
+// retryView is the part of a retry result the model predicts exactly.
+type retryView struct {
+	Status       string
+	Attempt      int
+	NotBefore    int64
+	RuntimeID    *string
+	TargetCursor *scheduler.Cursor
+	Cursor       *scheduler.Cursor
+	HasError     bool
+}
+
+func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCall) *Violation {
+	b := h.names[f.backend]
+	facts := readExec(calls)
+	h.event(f.actor, "exec-result", describeExec(f.exec, f.err)...)
+	if !facts.spawned {
+		// The command never reached a streamed end (push or spawn failed,
+		// or deferred mode was refused): no post-command step at all.
+		key := "error"
+		if facts.ranAnyway {
+			key = "error-after-dispatch"
+		}
+		h.stats.ExecSync[key]++
+		if f.err == nil {
+			return h.fail("model", fmt.Sprintf("%s: exec succeeded but the runtime never streamed a command", f.actor))
+		}
+		if len(store) > 0 {
+			return h.fail("model", fmt.Sprintf("%s: exec failed before its command ran but touched the store: %v", f.actor, store))
+		}
+		return nil
+	}
+	// Once the command streamed, Exec fails exactly when its event stream
+	// did (SPEC 3.2: the stream errors to the consumer, sync is pending).
+	if facts.eventsErr != (f.err != nil) {
+		return h.fail("model", fmt.Sprintf("%s: event stream failed=%t but exec error=%v", f.actor, facts.eventsErr, f.err))
+	}
+	e := model.Exec{Backend: b, Runtime: facts.runtime}
+	if f.mode == workspace.SyncDefer && !facts.eventsErr {
+		e.Mode = model.Defer
+		e.Captured = captureOutcome(facts.post, facts.runtime)
+	} else {
+		e.Mode = model.Wait
+		p := pullOutcome(facts.post, facts.runtime)
+		e.PullFailed = facts.eventsErr || p.Kind == model.PullFailed || p.Kind == model.PullLost
+	}
+	next, want, err := h.model.Exec(h.opts, e, h.clock.Now(), store)
+	if err != nil {
+		return h.fail("model", fmt.Sprintf("%s: %v", f.actor, err))
+	}
+	h.model = next
+	got := f.exec.Sync
+	key := string(got.Status)
+	if got.Error != "" {
+		key += "+error"
+	}
+	h.stats.ExecSync[syncName(f.mode)+"/"+key]++
+	gotV := execView{Status: string(got.Status), HasError: got.Error != "", RuntimeID: got.RuntimeID, TargetCursor: got.TargetCursor}
+	wantV := execView{Status: want.Status, HasError: want.HasError, RuntimeID: want.RuntimeID, TargetCursor: want.TargetCursor}
+	if d := cmp.Diff(wantV, gotV); d != "" {
+		return h.fail("model", fmt.Sprintf("%s: exec sync result differs from the model (-model +sut):\n%s", f.actor, d))
+	}
+	return nil
+}
+
+type execView struct {
+	Status       string
+	HasError     bool
+	RuntimeID    *string
+	TargetCursor *scheduler.Cursor
+}
+
+func countOp(calls []faults.Call, op faults.Op) int {
+	n := 0
+	for _, c := range calls {
+		if c.Op == op {
+			n++
+		}
+	}
+	return n
+}
+
+// lastRuntime is the runtime id of the last connection the actor fetched on.
+func lastRuntime(calls []faults.Call) (string, bool) {
+	for i := len(calls) - 1; i >= 0; i-- {
+		if calls[i].Op == faults.OpFetch && calls[i].Err == "" {
+			return calls[i].RuntimeID, calls[i].HasRuntimeID
+		}
+	}
+	return "", false
+}
+
+func describeRetry(r workspace.RetryResult, err error) []string {
+	if err != nil {
+		return []string{"rejected=" + oneWord(err.Error())}
+	}
+	d := []string{"status=" + string(r.Status)}
+	if r.Status == workspace.RetryPending || r.Status == workspace.RetryExhausted {
+		d = append(d, "attempt="+strconv.Itoa(r.Attempt))
+	}
+	if r.Status == workspace.RetryPending {
+		d = append(d, "notBefore=+"+r.NotBefore.Sub(Epoch).String())
+	}
+	if r.Status == workspace.RetryComplete {
+		d = append(d, "applied="+strconv.Itoa(r.Applied))
+	}
+	if r.TargetCursor != nil {
+		d = append(d, "target="+r.TargetCursor.String())
+	}
+	if r.Cursor != nil {
+		d = append(d, "cursor="+r.Cursor.String())
+	}
+	if r.RuntimeID != nil {
+		d = append(d, "runtime="+*r.RuntimeID)
+	}
+	if r.Error != "" {
+		d = append(d, "error="+oneWord(r.Error))
+	}
+	return d
+}
+
+func describeExec(r workspace.ExecResult, err error) []string {
+	if err != nil {
+		return []string{"error=" + oneWord(err.Error())}
+	}
+	d := []string{"sync=" + string(r.Sync.Status), "exit=" + strconv.Itoa(r.ExitCode)}
+	if r.Sync.Status == workspace.SyncComplete {
+		d = append(d, "applied="+strconv.Itoa(r.Sync.Applied))
+	}
+	if r.Sync.TargetCursor != nil {
+		d = append(d, "target="+r.Sync.TargetCursor.String())
+	}
+	if r.Sync.RuntimeID != nil {
+		d = append(d, "runtime="+*r.Sync.RuntimeID)
+	}
+	if r.Sync.Error != "" {
+		d = append(d, "error="+oneWord(r.Sync.Error))
+	}
+	return d
+}
+
+// oneWord quotes s so a trace detail stays one key=value field.
+func oneWord(s string) string { return strconv.Quote(strings.TrimSpace(s)) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

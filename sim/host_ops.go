@@ -1,0 +1,262 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// finished is one actor's operation as it ended, in completion order.
+type finished struct {
+	actor   string
+	kind    string // exec, retry, write
+	backend int
+	mode    workspace.ExecSync
+	writes  int
+	exec    workspace.ExecResult
+	retry   workspace.RetryResult
+	err     error
+	// intent is the model's intent for the backend when a retry started:
+	// what the runtime fence must be checked against.
+	storeMark int
+	marks     []int
+}
+
+// actorName gives every operation a unique, stable actor name: the records
+// of the runtime and the store are read back per actor.
+func (h *Host) actorName(kind string, b int) string {
+	h.opSeq++
+	return "#" + strconv.Itoa(h.opSeq) + "." + kind + "." + h.names[b]
+}
+
+func (h *Host) recordMarks() []int {
+	m := make([]int, len(h.containers))
+	for i, c := range h.containers {
+		m[i] = c.Mark()
+	}
+	return m
+}
+
+// SpawnExec starts an exec on backend b: a command making writes
+// container-side writes, synced in mode.
+func (h *Host) SpawnExec(b int, mode workspace.ExecSync, writes int) {
+	name := h.actorName("exec", b)
+	f := &finished{actor: name, kind: "exec", backend: b, mode: mode, writes: writes}
+	h.event(name, "start", "op=exec", "mode="+syncName(mode), "writes="+strconv.Itoa(writes))
+	ws := h.ws
+	h.rt.Go(name, func() {
+		f.exec, f.err = ws.Exec(h.ctx, "write "+strconv.Itoa(writes), workspace.ExecOptions{Backend: h.names[b], Sync: mode})
+		h.done = append(h.done, *f)
+	})
+}
+
+// SpawnRetry starts an explicit RetryPendingSync on backend b.
+func (h *Host) SpawnRetry(b int, why string) {
+	name := h.actorName("retry", b)
+	h.event(name, "start", "op=retry", "why="+why)
+	h.spawnRetry(name, b)
+}
+
+func (h *Host) spawnRetry(name string, b int) {
+	f := &finished{actor: name, kind: "retry", backend: b}
+	ws := h.ws
+	h.rt.Go(name, func() {
+		f.retry, f.err = ws.RetryPendingSync(h.ctx, h.names[b], h.cfg.Budget)
+		h.done = append(h.done, *f)
+	})
+}
+
+// SpawnWrite starts a host-side write on backend b's files. The path is
+// derived from the op sequence so that every write is distinct.
+func (h *Host) SpawnWrite(b int) {
+	name := h.actorName("write", b)
+	path := "/host/" + strconv.Itoa(h.opSeq)
+	h.event(name, "start", "op=write", "path="+path)
+	ws := h.ws
+	h.rt.Go(name, func() {
+		err := ws.WriteFile(h.names[b], path, []byte("host "+path))
+		h.done = append(h.done, finished{actor: name, kind: "write", backend: b, err: err})
+	})
+}
+
+func syncName(m workspace.ExecSync) string {
+	if m == workspace.SyncDefer {
+		return "defer"
+	}
+	return "wait"
+}
+
+// Step runs every spawned actor to completion, interleaved, then checks the
+// properties. It returns the first violation (also kept in Violation).
+func (h *Host) Step() *Violation {
+	if h.violated != nil {
+		return h.violated
+	}
+	h.stats.Steps++
+	storeMark := h.sched.Mark()
+	marks := h.recordMarks()
+	h.done = h.done[:0]
+	parked, err := h.rt.Run()
+	h.drainRecords()
+	if err != nil {
+		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
+	}
+	if len(parked) > 0 {
+		return h.fail("no-deadlock", fmt.Sprintf("actors parked forever: %v", parked))
+	}
+	for _, f := range h.done {
+		f.storeMark, f.marks = storeMark, marks
+		if v := h.judge(f); v != nil {
+			return v
+		}
+	}
+	return h.checkState()
+}
+
+// StepCut runs the spawned actors for at most switches scheduling decisions
+// and then restarts the host, cutting every operation still in flight at
+// its blocking point.
+func (h *Host) StepCut(switches int) *Violation {
+	if h.violated != nil {
+		return h.violated
+	}
+	h.stats.Steps++
+	storeMark := h.sched.Mark()
+	marks := h.recordMarks()
+	h.done = h.done[:0]
+	n := 0
+	h.rt.OnSwitch(func(from, to, point string) {
+		n++
+		if n >= switches {
+			h.rt.Stop()
+		}
+	})
+	_, err := h.rt.Run()
+	h.rt.OnSwitch(nil)
+	h.drainRecords()
+	if err != nil {
+		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
+	}
+	for _, f := range h.done {
+		f.storeMark, f.marks = storeMark, marks
+		if v := h.judge(f); v != nil {
+			return v
+		}
+	}
+	return h.RestartHost()
+}
+
+// RestartHost restarts the host process: operations in flight are cut,
+// connections drop, in-memory state is gone; durable stores are kept.
+func (h *Host) RestartHost() *Violation {
+	if h.violated != nil {
+		return h.violated
+	}
+	cut := h.rt.Live()
+	h.rt.Kill()
+	h.event("-", "host-restart", "cut="+strconv.Itoa(len(cut)))
+	h.stats.Faults["host-restart"]++
+	for _, c := range h.containers {
+		c.DropConnections()
+	}
+	h.drainRecords()
+	if c, ok := h.inner.(interface{ Close() error }); ok {
+		if err := c.Close(); err != nil {
+			return h.fail("durability", fmt.Sprintf("close scheduler store: %v", err))
+		}
+	}
+	if err := h.start(); err != nil {
+		return h.fail("durability", err.Error())
+	}
+	return h.checkState()
+}
+
+// Advance moves virtual time forward by d. When the alarm falls inside the
+// window, time stops there, the host retries every due backend, and the
+// advance continues.
+func (h *Host) Advance(d time.Duration) *Violation {
+	end := h.clock.Now().Add(d)
+	for h.violated == nil {
+		if !h.alarmSet || h.alarm.After(end) {
+			h.clock.AdvanceTo(end)
+			h.event("-", "advance", "to=+"+end.Sub(Epoch).String())
+			return nil
+		}
+		if h.alarm.After(h.clock.Now()) {
+			h.clock.AdvanceTo(h.alarm)
+		}
+		if v := h.fireAlarm(); v != nil {
+			return v
+		}
+	}
+	return h.violated
+}
+
+// AdvanceTo moves virtual time to t (no-op when t is not in the future).
+func (h *Host) AdvanceTo(t time.Time) *Violation {
+	if d := t.Sub(h.clock.Now()); d > 0 {
+		return h.Advance(d)
+	}
+	return nil
+}
+
+// Crash, Restart, LoseIdentity and Truncate plant the event faults of one
+// backend's container.
+func (h *Host) Crash(b int) {
+	h.containers[b].Crash(1)
+	h.wiped[b] = true
+	h.faultEvent(b, "crash")
+}
+
+func (h *Host) Restart(b int) {
+	h.containers[b].Restart()
+	h.wiped[b] = true
+	h.faultEvent(b, "restart")
+}
+
+func (h *Host) LoseIdentity(b int, none bool) {
+	h.containers[b].LoseIdentity(none)
+	h.faultEvent(b, "lost-identity", "none="+strconv.FormatBool(none))
+}
+
+func (h *Host) Truncate(b int) {
+	h.containers[b].TruncateLog()
+	h.wiped[b] = true
+	h.faultEvent(b, "truncated-log")
+}
+
+func (h *Host) faultEvent(b int, kind string, details ...string) {
+	h.stats.Faults[kind]++
+	h.event("-", "fault", append([]string{"kind=" + kind, "backend=" + h.names[b]}, details...)...)
+}
+
+// IntentDue returns the NotBefore of backend b's stored intent, if any.
+func (h *Host) IntentDue(b int) (time.Time, bool) {
+	in, ok := h.model.Intent(h.names[b])
+	return in.NotBefore, ok
+}
+
+// drainRecords copies the runtime's and the store's new record entries into
+// the trace, container by container: deterministic, since each record is
+// in call order and containers are visited in order.
+func (h *Host) drainRecords() {
+	for i, c := range h.containers {
+		calls := c.RecordSince(h.marks[i])
+		h.marks[i] = c.Mark()
+		for _, call := range calls {
+			if call.Fault.Valid() {
+				h.stats.Faults[call.Fault.String()]++
+			}
+			h.event(call.Actor, "rt", call.String())
+		}
+	}
+	for _, call := range h.sched.CallsSince(h.schedMark) {
+		if call.Fault.Valid() {
+			h.stats.Faults[call.Fault.String()]++
+		}
+		h.event(call.Actor, "store", call.String())
+	}
+	h.schedMark = h.sched.Mark()
+}
