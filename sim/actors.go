@@ -179,7 +179,8 @@ func (r *Runtime) Block(point string) {
 // after Stop. When an actor panics, ends through an unrequested Goexit, or the
 // switch limit is hit, Run returns that error together with the names of the
 // actors that were still live; it has unwound them (as Kill), so no actor
-// goroutine outlives a failed Run.
+// goroutine outlives a failed Run (a panic raised while unwinding them is
+// joined to the error).
 func (r *Runtime) Run() (parked []string, err error) {
 	if r.running || r.current != nil {
 		panic("sim: Runtime.Run called from an actor or while already running")
@@ -193,8 +194,7 @@ func (r *Runtime) Run() (parked []string, err error) {
 	if err := r.err; err != nil {
 		r.err = nil
 		live := r.Live()
-		r.Kill()
-		return live, err
+		return live, errors.Join(err, r.kill())
 	}
 	return r.names(func(a *actor) bool { return a.state == actorParked }), nil
 }
@@ -209,6 +209,14 @@ func (r *Runtime) Kill() {
 	if r.running || r.current != nil {
 		panic("sim: Runtime.Kill called from an actor or during Run")
 	}
+	if err := r.kill(); err != nil {
+		panic(err)
+	}
+}
+
+// kill unwinds every live actor and returns the first panic raised while
+// unwinding, if any.
+func (r *Runtime) kill() error {
 	r.killing = true
 	for len(r.live) > 0 {
 		a := r.live[0]
@@ -221,10 +229,9 @@ func (r *Runtime) Kill() {
 		<-r.back
 	}
 	r.killing = false
-	if err := r.killErr; err != nil {
-		r.killErr = nil
-		panic(err)
-	}
+	err := r.killErr
+	r.killErr = nil
+	return err
 }
 
 // NewGate implements workspace.Parker.

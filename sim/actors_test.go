@@ -430,3 +430,26 @@ func BenchmarkBlock(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(switches), "ns/switch")
 	}
 }
+
+// TestRuntimeFailedRunJoinsUnwindPanic: a Run that fails still unwinds the
+// others, and a panic while unwinding joins the Run's error rather than
+// escaping as a panic.
+func TestRuntimeFailedRunJoinsUnwindPanic(t *testing.T) {
+	rt := NewRuntime(Stream(5, LabelInterleave))
+	rt.Go("parked", func() {
+		defer panic("in defer")
+		rt.NewGate().Wait(context.Background())
+	})
+	rt.Go("bad", func() {
+		rt.Block("x")
+		panic("boom")
+	})
+	live, err := rt.Run()
+	if err == nil || !strings.Contains(err.Error(), `actor "bad" panicked: boom`) ||
+		!strings.Contains(err.Error(), `actor "parked" panicked: in defer`) {
+		t.Errorf("Run err = %v, want both panics", err)
+	}
+	if !slices.Equal(live, []string{"parked"}) || rt.Live() != nil {
+		t.Errorf("live %v, after %v", live, rt.Live())
+	}
+}

@@ -28,7 +28,8 @@ import (
 // Hash, and FirstDiff locates where two traces part.
 //
 // Keep(n) bounds memory on long sweeps: only the last n event lines are held
-// for Lines and WriteTo while the hash still covers all of them.
+// for Lines and WriteTo while the hash still covers all of them (Keep(0): hash
+// only).
 //
 // A Trace is not safe for concurrent use. Under the actor runtime only one
 // goroutine runs at a time and hand-offs order its calls.
@@ -36,8 +37,9 @@ type Trace struct {
 	start   time.Time
 	headers []string
 	lines   []string // event lines; a ring of size keep once keep > 0 and full
-	head    int      // with keep: index in lines of the oldest kept line
-	keep    int      // 0: keep everything
+	head    int      // once the ring is full: index in lines of the oldest line
+	keep    int      // with limited: how many event lines to hold
+	limited bool     // Keep was called
 	count   int      // event lines added
 	hasher  hash.Hash
 	buf     []byte   // reused line buffer
@@ -60,14 +62,14 @@ func (t *Trace) Header(line string) {
 	t.hash(line)
 }
 
-// Keep limits the event lines held in memory to the last n (n <= 0 keeps
-// all). The hash, Len and Dropped still count every line. Call it before the
-// first Add.
+// Keep limits the event lines held in memory to the last n; n == 0 keeps
+// none (hash only) and n < 0 keeps all again (the default). The hash, Len and
+// Dropped still count every line. Call it before the first Add.
 func (t *Trace) Keep(n int) {
 	if t.count > 0 {
 		panic("sim: Trace.Keep after the first Add")
 	}
-	t.keep = max(n, 0)
+	t.keep, t.limited = n, n >= 0
 }
 
 // Add records one event at virtual time at. actor is "" for the driver.
@@ -92,14 +94,17 @@ func (t *Trace) Add(at time.Time, actor, event string, details ...string) {
 		clear(t.scratch)
 	}
 	t.buf = b
-	line := string(b)
 	t.hasher.Write(b)
 	t.hasher.Write(newline)
 	t.count++
+	if t.limited && t.keep == 0 {
+		return
+	}
+	line := string(b)
 	switch {
-	case t.keep == 0 || len(t.lines) < t.keep:
+	case !t.limited || len(t.lines) < t.keep:
 		t.lines = append(t.lines, line)
-	default:
+	case t.keep > 0:
 		t.lines[t.head] = line
 		t.head = (t.head + 1) % t.keep
 	}

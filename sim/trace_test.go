@@ -97,6 +97,15 @@ func TestTraceKeep(t *testing.T) {
 	if got := kept.Lines(); !slices.Equal(got, want) {
 		t.Errorf("kept Lines = %q, want %q", got, want)
 	}
+	hashOnly := NewTrace(traceStart)
+	hashOnly.Keep(0)
+	hashOnly.Header("h")
+	for i := range 10 {
+		hashOnly.Add(traceStart.Add(time.Duration(i)*time.Second), "a", "e")
+	}
+	if hashOnly.Hash() != full.Hash() || !slices.Equal(hashOnly.Lines(), []string{"h"}) || hashOnly.Dropped() != 10 {
+		t.Errorf("Keep(0): hash %v, lines %q, dropped %d", hashOnly.Hash() == full.Hash(), hashOnly.Lines(), hashOnly.Dropped())
+	}
 	if kept.Len() != 10 || kept.Dropped() != 7 {
 		t.Errorf("Len, Dropped = %d, %d; want 10, 7", kept.Len(), kept.Dropped())
 	}
