@@ -10,8 +10,9 @@ package faults
 // held while Block runs. The point names the backend and the call, as
 // "<backend>.<op>" with op one of the Op names (e.g. "b1.stream-next").
 //
-// Actor names the caller for the record; it is called after Block, under
-// the runtime's lock, so it must not call back into this package.
+// Actor names the caller for the record. It is called right after Block
+// (and, for the non-blocking Handle.RuntimeID, on its own), with no lock
+// of this package held.
 type Hooks interface {
 	Block(point string)
 	Actor() string
