@@ -427,3 +427,27 @@ func TestBlockPoints(t *testing.T) {
 		t.Errorf("exec on closed handle: %v", err)
 	}
 }
+
+func TestContainerDescribe(t *testing.T) {
+	c := newContainer(Off(), 1)
+	c.LoseIdentity(true)
+	if id, ok := c.RuntimeID(); ok || id != "b1-rt1" {
+		t.Errorf("RuntimeID = %q %t", id, ok)
+	}
+	want := "container b1 process b1-rt1 reports none alive true epoch 1 currentRev 1 appliedPush {0,null}"
+	if got := c.String(); got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+	if h := mustConnect(t, c); h.SyncMode() != workspace.SyncRemote {
+		t.Error("sync mode")
+	}
+	var events []string
+	for _, k := range Kinds() {
+		if k.Event() {
+			events = append(events, k.String())
+		}
+	}
+	if got := strings.Join(events, " "); got != "crash restart lost-identity truncated-log host-restart" {
+		t.Errorf("event kinds = %q", got)
+	}
+}
