@@ -171,7 +171,7 @@ func (c *Container) LoseIdentity(none bool) {
 	defer c.mu.Unlock()
 	c.epoch++
 	if none {
-		c.reportedOK = false
+		c.reported, c.reportedOK = "", false
 		return
 	}
 	c.reported, c.reportedOK = c.mintLocked(), true
