@@ -141,18 +141,10 @@ var _ workspace.EventStream = (*eventStream)(nil)
 func (es *eventStream) Next(ctx context.Context) (workspace.Event, error) {
 	cn := es.cn
 	c := cn.c
-	actor := c.enter(OpEventNext)
+	call, err := cn.nextCall(ctx, OpEventNext, es.id, es.served, es.closed)
 	defer c.mu.Unlock()
-	call := cn.call(actor, OpEventNext)
-	call.Stream, call.Entries = es.id, es.served
-	var err error
-	if es.closed {
-		err = ErrDisposed
-	} else {
-		err = cn.usableLocked(ctx)
-	}
 	if err != nil {
-		return workspace.Event{}, cn.failLocked(call, err, NoFault)
+		return workspace.Event{}, err
 	}
 	if es.failAt == es.served {
 		es.failAt = -1

@@ -63,23 +63,32 @@ func (c *Container) nextLocked(after, through scheduler.Cursor) (ch workspace.Ch
 	return ch, ok
 }
 
+// nextCall is the prologue of a stream's Next: it blocks, takes the lock
+// (the caller unlocks, even on error) and starts the record entry. A stream
+// the client closed, or one on a dead connection, fails there (recorded).
+func (cn *conn) nextCall(ctx context.Context, op Op, stream, served int, closed bool) (Call, error) {
+	actor := cn.c.enter(op)
+	call := cn.call(actor, op)
+	call.Stream, call.Entries = stream, served
+	err := ErrDisposed
+	if !closed {
+		err = cn.usableLocked(ctx)
+	}
+	if err != nil {
+		return call, cn.failLocked(call, err, NoFault)
+	}
+	return call, nil
+}
+
 // Next serves the next entry, io.EOF at the end, or the armed mid-stream
 // failure (which breaks the connection).
 func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 	cn := st.cn
 	c := cn.c
-	actor := c.enter(OpStreamNext)
+	call, err := cn.nextCall(ctx, OpStreamNext, st.id, st.served, st.closed)
 	defer c.mu.Unlock()
-	call := cn.call(actor, OpStreamNext)
-	call.Stream, call.Entries = st.id, st.served
-	var err error
-	if st.closed {
-		err = ErrDisposed
-	} else {
-		err = cn.usableLocked(ctx)
-	}
 	if err != nil {
-		return workspace.Change{}, cn.failLocked(call, err, NoFault)
+		return workspace.Change{}, err
 	}
 	if st.eof {
 		call.EOF = true
