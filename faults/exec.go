@@ -141,7 +141,7 @@ var _ workspace.EventStream = (*eventStream)(nil)
 func (es *eventStream) Next(ctx context.Context) (workspace.Event, error) {
 	cn := es.cn
 	c := cn.c
-	call, err := cn.nextCall(ctx, OpEventNext, es.id, es.served, es.closed)
+	call, err := cn.nextCall(ctx, OpEventNext, es.id, &es.served, &es.closed)
 	defer c.mu.Unlock()
 	if err != nil {
 		return workspace.Event{}, err

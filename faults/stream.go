@@ -66,12 +66,13 @@ func (c *Container) nextLocked(after, through scheduler.Cursor) (ch workspace.Ch
 // nextCall is the prologue of a stream's Next: it blocks, takes the lock
 // (the caller unlocks, even on error) and starts the record entry. A stream
 // the client closed, or one on a dead connection, fails there (recorded).
-func (cn *conn) nextCall(ctx context.Context, op Op, stream, served int, closed bool) (Call, error) {
+// served and closed are the stream's own fields, read under the lock.
+func (cn *conn) nextCall(ctx context.Context, op Op, stream int, served *int, closed *bool) (Call, error) {
 	actor := cn.c.enter(op)
 	call := cn.call(actor, op)
-	call.Stream, call.Entries = stream, served
+	call.Stream, call.Entries = stream, *served
 	err := ErrDisposed
-	if !closed {
+	if !*closed {
 		err = cn.usableLocked(ctx)
 	}
 	if err != nil {
@@ -85,7 +86,7 @@ func (cn *conn) nextCall(ctx context.Context, op Op, stream, served int, closed 
 func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 	cn := st.cn
 	c := cn.c
-	call, err := cn.nextCall(ctx, OpStreamNext, st.id, st.served, st.closed)
+	call, err := cn.nextCall(ctx, OpStreamNext, st.id, &st.served, &st.closed)
 	defer c.mu.Unlock()
 	if err != nil {
 		return workspace.Change{}, err
