@@ -77,8 +77,13 @@ type Host struct {
 
 	names      []string // backend ids, b0..bN-1
 	containers []*faults.Container
-	marks      []int // per container: record position already traced
-	wiped      []bool
+	marks      []int  // per container: record position already traced
+	wiped      []bool // the runtime lost its log at some point
+	// reconnected: the last log loss broke the connections, so the host
+	// must reconnect and reconcile. After a truncation under a surviving
+	// connection it need not (SPEC 8.5), and the pullOnce scalar-only
+	// push reset (SPEC 6.3 QUIRK) can leave host writes un-pushed.
+	reconnected []bool
 
 	store     *workspace.MemoryStore // durable: kept across host restarts
 	factory   SchedulerFactory
@@ -154,6 +159,7 @@ func NewHost(cfg Config) (*Host, error) {
 		h.containers = append(h.containers, c)
 		h.marks = append(h.marks, 0)
 		h.wiped = append(h.wiped, false)
+		h.reconnected = append(h.reconnected, false)
 	}
 	if err := h.start(); err != nil {
 		return nil, err

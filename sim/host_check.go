@@ -27,7 +27,7 @@ func (v *Violation) Error() string {
 var Properties = []string{
 	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
-	"liveness-intents", "liveness-files", "host-write",
+	"liveness-intents", "liveness-files", "liveness-push", "host-write",
 }
 
 func (h *Host) fail(property, detail string) *Violation {
@@ -134,15 +134,12 @@ func (h *Host) Liveness() *Violation {
 		name := h.actorName("tail", i)
 		b := h.names[i]
 		ws := h.ws
-		wiped := h.wiped[i]
 		h.rt.Go(name, func() {
-			// A backend whose runtime lost its log is not held to
-			// convergence, and its container may still be down.
-			if wiped {
-				_, _ = ws.Push(h.ctx, b)
-				_, _ = ws.Pull(h.ctx, b)
-				return
-			}
+			// The first pull reconnects (and reconciles) a backend whose
+			// connection died with its container; a crashed container may
+			// refuse it, so only the push and pull after it must succeed:
+			// the push re-baselines host writes, the pull brings the rest.
+			_, _ = ws.Pull(h.ctx, b)
 			if _, err := ws.Push(h.ctx, b); err != nil {
 				h.fail("liveness-files", fmt.Sprintf("tail push %s: %v", b, err))
 				return
@@ -160,14 +157,23 @@ func (h *Host) Liveness() *Violation {
 		return h.violated
 	}
 	for i, c := range h.containers {
-		if h.wiped[i] {
-			continue
-		}
 		local, err := h.store.Files(h.names[i])
 		if err != nil {
 			return h.fail("liveness-files", err.Error())
 		}
 		remote := c.Files()
+		if h.wiped[i] && !h.reconnected[i] {
+			continue
+		}
+		if h.wiped[i] {
+			// The runtime lost its log: what it made is gone for good, but
+			// the host must have re-baselined its own writes onto the new
+			// one (reconcile resets the push cursor, SPEC 8.3).
+			if d := diffFiles(hostWritten(local), hostWritten(remote)); d != "" {
+				return h.fail("liveness-push", fmt.Sprintf("backend %s: host-side files not re-pushed after the remote lost its log (-local +remote):\n%s", h.names[i], d))
+			}
+			continue
+		}
 		if d := diffFiles(local, remote); d != "" {
 			return h.fail("liveness-files", fmt.Sprintf("backend %s: local files differ from remote (-local +remote):\n%s", h.names[i], d))
 		}
@@ -176,7 +182,9 @@ func (h *Host) Liveness() *Violation {
 	return nil
 }
 
-func diffFiles(local, remote []workspace.File) string { return cmp.Diff(viewFiles(local), viewFiles(remote)) }
+func diffFiles(local, remote []workspace.File) string {
+	return cmp.Diff(viewFiles(local), viewFiles(remote))
+}
 
 // fileView is what the liveness property compares of a file: its path and
 // content (revisions differ between the two sides by design).
@@ -189,6 +197,20 @@ func viewFiles(fs []workspace.File) []fileView {
 	out := make([]fileView, len(fs))
 	for i, f := range fs {
 		out[i] = fileView{Path: f.Path, Content: string(f.Content)}
+	}
+	return out
+}
+
+// hostPrefix is where host-side writes live (SpawnWrite); the container
+// writes elsewhere, so the two never collide.
+const hostPrefix = "/host/"
+
+func hostWritten(fs []workspace.File) []workspace.File {
+	var out []workspace.File
+	for _, f := range fs {
+		if strings.HasPrefix(f.Path, hostPrefix) {
+			out = append(out, f)
+		}
 	}
 	return out
 }

@@ -72,7 +72,7 @@ func (h *Host) spawnRetry(name string, b int) {
 // derived from the op sequence so that every write is distinct.
 func (h *Host) SpawnWrite(b int) {
 	name := h.actorName("write", b)
-	path := "/host/" + strconv.Itoa(h.opSeq)
+	path := hostPrefix + strconv.Itoa(h.opSeq)
 	h.event(name, "start", "op=write", "path="+path)
 	ws := h.ws
 	h.rt.Go(name, func() {
@@ -206,13 +206,13 @@ func (h *Host) AdvanceTo(t time.Time) *Violation {
 // backend's container.
 func (h *Host) Crash(b int) {
 	h.containers[b].Crash(1)
-	h.wiped[b] = true
+	h.wiped[b], h.reconnected[b] = true, true
 	h.faultEvent(b, "crash")
 }
 
 func (h *Host) Restart(b int) {
 	h.containers[b].Restart()
-	h.wiped[b] = true
+	h.wiped[b], h.reconnected[b] = true, true
 	h.faultEvent(b, "restart")
 }
 
@@ -223,7 +223,7 @@ func (h *Host) LoseIdentity(b int, none bool) {
 
 func (h *Host) Truncate(b int) {
 	h.containers[b].TruncateLog()
-	h.wiped[b] = true
+	h.wiped[b], h.reconnected[b] = true, false
 	h.faultEvent(b, "truncated-log")
 }
 
