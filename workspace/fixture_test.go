@@ -176,6 +176,9 @@ type fakeEvents struct {
 
 func (s *fakeEvents) Next(ctx context.Context) (Event, error) {
 	if s.block != nil {
+		if err := ctx.Err(); err != nil {
+			return Event{}, err // a cancelled reader never wins a race
+		}
 		select {
 		case <-s.block:
 		case <-ctx.Done():
