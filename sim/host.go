@@ -34,8 +34,8 @@ const (
 	// after every step: the correct host.
 	AlarmByRule AlarmPolicy = iota
 	// AlarmSingleOverwrite is the design of the seed articles: each Schedule
-	// sets the alarm to its own NotBefore, each Clear cancels it. A planted
-	// bug: a backend's intent can be stranded.
+	// sets the alarm to its own NotBefore, each Clear cancels it (the store
+	// is wrapped in SingleAlarm). A planted bug: an intent can be stranded.
 	AlarmSingleOverwrite
 )
 
@@ -89,6 +89,7 @@ type Host struct {
 	factory   SchedulerFactory
 	inner     scheduler.Scheduler // this incarnation's store handle
 	sched     *faults.Scheduler   // fault wrapper over inner, with its record
+	owner     AlarmOwner          // non-nil when the store sets the alarm itself
 	schedMark int
 	ws        *workspace.Workspace
 	starts    int
@@ -208,12 +209,16 @@ func (h *Host) start() error {
 	}
 	h.inner = inner
 	profile := h.cfg.Profile
-	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
 	h.schedMark = 0
-	var sch scheduler.Scheduler = h.sched
 	if h.cfg.Alarm == AlarmSingleOverwrite {
-		sch = &singleAlarm{inner: h.sched, host: h}
+		if _, owns := inner.(AlarmOwner); !owns {
+			inner = NewSingleAlarm(inner)
+			h.inner = inner
+		}
 	}
+	h.owner, _ = inner.(AlarmOwner)
+	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
+	var sch scheduler.Scheduler = h.sched
 	backends := make([]workspace.BackendConfig, len(h.containers))
 	for i, c := range h.containers {
 		backends[i] = workspace.BackendConfig{ID: h.names[i], Backend: c}
@@ -236,10 +241,11 @@ func (h *Host) start() error {
 	h.handled = time.Time{}
 	h.redo, h.redoSet = nil, false
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))
-	if h.cfg.Alarm == AlarmByRule {
-		return h.rearm()
+	if h.owner != nil {
+		h.syncOwnerAlarm()
+		return nil
 	}
-	return nil
+	return h.rearm()
 }
 
 // event appends one trace line at the current virtual time.

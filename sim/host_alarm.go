@@ -26,7 +26,7 @@ func (h *Host) fireAlarm() *Violation {
 			return h.fail("durability", err.Error())
 		}
 		var due []string
-		if h.cfg.Alarm == AlarmByRule {
+		if h.owner == nil {
 			due = h.rule().Due(intents, now)
 			if h.redoSet && !h.redoAt.After(now) {
 				due = mergeSorted(due, h.redo)
@@ -36,7 +36,8 @@ func (h *Host) fireAlarm() *Violation {
 			// The seed articles' host retries whatever is due when its one
 			// alarm goes off.
 			due = scheduler.Due(intents, h.opts.MaxAttempts, now)
-			h.alarmSet = false
+			h.owner.AlarmFired()
+			h.syncOwnerAlarm()
 		}
 		h.event("-", "alarm", "due="+strings.Join(due, ","))
 		for _, b := range due {
@@ -46,7 +47,7 @@ func (h *Host) fireAlarm() *Violation {
 		if v := h.Step(); v != nil {
 			return v
 		}
-		if h.cfg.Alarm == AlarmByRule {
+		if h.owner == nil {
 			h.noteRejected(now)
 			h.handled = now
 			if err := h.rearm(); err != nil {
@@ -77,6 +78,14 @@ func mergeSorted(a, b []string) []string {
 	out := append(append([]string(nil), a...), b...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// syncOwnerAlarm copies the alarm of a store that owns it.
+func (h *Host) syncOwnerAlarm() {
+	at, ok := h.owner.Alarm()
+	if ok != h.alarmSet || !at.Equal(h.alarm) {
+		h.setAlarm(at, ok)
+	}
 }
 
 func (h *Host) rule() scheduler.AlarmRule {
@@ -127,30 +136,62 @@ func (h *Host) index(backend string) int {
 	panic("sim: unknown backend " + backend)
 }
 
-// singleAlarm is the seed articles' scheduler: every Schedule overwrites the
-// host's one alarm with its own NotBefore and every Clear cancels it,
-// whatever other backends still wait.
-type singleAlarm struct {
-	inner scheduler.Scheduler
-	host  *Host
+// AlarmOwner is implemented by intent stores that set the host's alarm
+// themselves, as the seed articles' DurableObjectRetryScheduler does (each
+// Schedule sets the alarm to its own NotBefore, each Clear cancels it).
+// When the store a SchedulerFactory opens implements it, the simulated host
+// follows the store's alarm instead of the scheduler package's rule, so the
+// whole design is under test.
+type AlarmOwner interface {
+	// Alarm returns the time the alarm is set to; ok is false when unset.
+	Alarm() (at time.Time, ok bool)
+	// AlarmFired tells the store its alarm went off (and is now unset,
+	// until a Schedule sets it again).
+	AlarmFired()
 }
 
-func (s *singleAlarm) Get(ctx context.Context, b string) (scheduler.Intent, bool, error) {
-	return s.inner.Get(ctx, b)
+// SingleAlarm is the seed articles' scheduler: a store whose every Schedule
+// overwrites the host's one alarm with its own NotBefore and whose every
+// Clear cancels it, whatever other backends still wait. It is kept here as
+// the planted "single-alarm" design; use NewSingleAlarm over any store.
+type SingleAlarm struct {
+	scheduler.Scheduler
+	at  time.Time
+	set bool
 }
 
-func (s *singleAlarm) Schedule(ctx context.Context, in scheduler.Intent) error {
-	if err := s.inner.Schedule(ctx, in); err != nil {
+// NewSingleAlarm wraps inner (which must also be a scheduler.Lister).
+func NewSingleAlarm(inner scheduler.Scheduler) *SingleAlarm { return &SingleAlarm{Scheduler: inner} }
+
+// Schedule stores the intent and sets the alarm to its NotBefore.
+func (s *SingleAlarm) Schedule(ctx context.Context, in scheduler.Intent) error {
+	if err := s.Scheduler.Schedule(ctx, in); err != nil {
 		return err
 	}
-	s.host.alarm, s.host.alarmSet = in.NotBefore, true
+	s.at, s.set = in.NotBefore, true
 	return nil
 }
 
-func (s *singleAlarm) Clear(ctx context.Context, b string) error {
-	if err := s.inner.Clear(ctx, b); err != nil {
+// Clear deletes the intent and cancels the alarm.
+func (s *SingleAlarm) Clear(ctx context.Context, b string) error {
+	if err := s.Scheduler.Clear(ctx, b); err != nil {
 		return err
 	}
-	s.host.alarmSet = false
+	s.set = false
 	return nil
 }
+
+// List passes through to the wrapped store.
+func (s *SingleAlarm) List(ctx context.Context) ([]scheduler.Intent, error) {
+	l, ok := s.Scheduler.(scheduler.Lister)
+	if !ok {
+		return nil, errNoLister
+	}
+	return l.List(ctx)
+}
+
+// Alarm implements AlarmOwner.
+func (s *SingleAlarm) Alarm() (time.Time, bool) { return s.at, s.set }
+
+// AlarmFired implements AlarmOwner.
+func (s *SingleAlarm) AlarmFired() { s.set = false }

@@ -62,10 +62,12 @@ func (h *Host) checkState() *Violation {
 			return h.fail("attempt-range", fmt.Sprintf("intent %s: attempt outside 1..%d", in, h.opts.MaxAttempts))
 		}
 	}
-	if h.cfg.Alarm == AlarmByRule {
+	if h.owner == nil {
 		if err := h.rearm(); err != nil {
 			return h.fail("durability", err.Error())
 		}
+	} else {
+		h.syncOwnerAlarm()
 	}
 	// The alarm must never be later than the earliest live intent the host
 	// has not handled yet. The bound is re-derived here from the model's
