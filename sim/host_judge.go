@@ -57,9 +57,10 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	}
 	h.model = next
 	got := f.retry
-	h.stats.Retry[string(got.Status)]++
 	if f.err != nil {
 		h.stats.Retry["rejected"]++
+	} else {
+		h.stats.Retry[string(got.Status)]++
 	}
 	h.event(f.actor, "retry-result", describeRetry(got, f.err)...)
 	if want.Rejected != (f.err != nil) {

@@ -1,0 +1,170 @@
+package scenarios
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/syncsim/syncsim/sim"
+)
+
+// SuiteOptions configure a whole-system property sweep.
+type SuiteOptions struct {
+	// Scheduler opens the intent store under test. The simulated host calls
+	// it at every start (the first, and after each host restart), so a
+	// durable store is exercised across restarts. nil: the memory store.
+	Scheduler sim.SchedulerFactory
+	// Seeds is the number of scenarios (0: -syncsim.seeds, else 300).
+	Seeds int
+	// FirstSeed is the first seed (0: -syncsim.seed, default 1).
+	FirstSeed uint64
+	// Config shapes each scenario (zero: DefaultConfig with -syncsim.steps).
+	Config Config
+}
+
+// Failure is one scenario that broke a property.
+type Failure struct {
+	Seed      uint64
+	Scenario  Scenario
+	Violation *sim.Violation
+	// Tail is the end of the run's trace, for the report.
+	Tail []string
+}
+
+// SweepReport is what a sweep saw.
+type SweepReport struct {
+	Seeds, Passed int
+	Failures      []Failure
+	Reach         Reach
+}
+
+// Reach counts, over a sweep, how often each fault kind, retry status and
+// exec sync outcome occurred: a property that never meets a case proves
+// nothing about it.
+type Reach struct {
+	Faults   map[string]int
+	Retry    map[string]int
+	ExecSync map[string]int
+}
+
+func (r *Reach) add(s sim.Stats) {
+	for _, m := range []struct {
+		dst *map[string]int
+		src map[string]int
+	}{
+		{&r.Faults, s.Faults}, {&r.Retry, s.Retry}, {&r.ExecSync, s.ExecSync},
+	} {
+		if *m.dst == nil {
+			*m.dst = map[string]int{}
+		}
+		for k, v := range m.src {
+			(*m.dst)[k] += v
+		}
+	}
+}
+
+// Table renders the counts as a fixed-width table, rows sorted.
+func (r Reach) Table() string {
+	var b strings.Builder
+	for _, sec := range []struct {
+		name string
+		m    map[string]int
+	}{{"fault", r.Faults}, {"retry", r.Retry}, {"exec", r.ExecSync}} {
+		keys := make([]string, 0, len(sec.m))
+		for k := range sec.m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%-6s %-28s %8d\n", sec.name, k, sec.m[k])
+		}
+	}
+	return b.String()
+}
+
+// Sweep runs o.Seeds generated scenarios against the real workspace with
+// o.Scheduler plugged in and reports every violation.
+func Sweep(o SuiteOptions) (SweepReport, error) {
+	o = o.withDefaults()
+	rep := SweepReport{Seeds: o.Seeds}
+	for i := range o.Seeds {
+		seed := o.FirstSeed + uint64(i)
+		s := FromSeed(seed, o.Config)
+		r, err := Run(s, RunOptions{Scheduler: o.Scheduler, TraceKeep: tailLines})
+		if err != nil {
+			return rep, fmt.Errorf("seed %d: %w", seed, err)
+		}
+		rep.Reach.add(r.Stats)
+		if r.Violation == nil {
+			rep.Passed++
+			continue
+		}
+		rep.Failures = append(rep.Failures, Failure{Seed: seed, Scenario: s, Violation: r.Violation, Tail: r.Trace.Lines()})
+	}
+	return rep, nil
+}
+
+// tailLines is how much of a failing trace a report shows.
+const tailLines = 24
+
+func (o SuiteOptions) withDefaults() SuiteOptions {
+	if o.Seeds == 0 {
+		o.Seeds = seedsOr(300)
+	}
+	if o.FirstSeed == 0 {
+		o.FirstSeed = *flagSeed
+	}
+	if o.Config == (Config{}) {
+		o.Config = configWithFlags(DefaultConfig)
+	}
+	return o
+}
+
+// Check is Sweep for a test: it fails t with a replayable report of the
+// first violation. A user checks their own store in a few lines:
+//
+//	func TestMyStoreInTheWholeSystem(t *testing.T) {
+//		scenarios.Check(t, scenarios.SuiteOptions{
+//			Scheduler: func(dir string) (scheduler.Scheduler, error) { return mystore.Open(dir) },
+//		})
+//	}
+func Check(t testing.TB, o SuiteOptions) {
+	t.Helper()
+	rep, err := Sweep(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failures) > 0 {
+		t.Fatalf("%d of %d scenarios failed; first:\n%s", len(rep.Failures), rep.Seeds, rep.Failures[0].Report())
+	}
+}
+
+// Report renders the failure in the fixed shape every syncsim report has,
+// ending in the lines that replay it.
+func (f Failure) Report() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "SEED      %d\n", f.Seed)
+	fmt.Fprintf(&b, "PROFILE   %s\n", f.Scenario.Profile)
+	fmt.Fprintf(&b, "PROPERTY  %s\n", f.Violation.Property)
+	fmt.Fprintf(&b, "DETAIL    %s\n", strings.ReplaceAll(f.Violation.Detail, "\n", "\n          "))
+	fmt.Fprintf(&b, "OPS       %d steps\n", Steps(f.Scenario.Ops))
+	for _, op := range f.Scenario.Ops {
+		fmt.Fprintf(&b, "          %s\n", strings.ReplaceAll(op.String(), "\n", "\n          "))
+	}
+	b.WriteString("TRACE (last lines)\n")
+	for _, l := range f.Tail {
+		fmt.Fprintf(&b, "          %s\n", l)
+	}
+	c := f.Scenario.Config
+	fmt.Fprintf(&b, "REPLAY    syncsim replay -seed %d -steps %d -backends %d%s\n", f.Seed, c.Steps, c.Backends, bugFlag(c.Bug))
+	fmt.Fprintf(&b, "          go test ./scenarios -run TestSweep -syncsim.seed=%d -syncsim.seeds=1\n", f.Seed)
+	return b.String()
+}
+
+func bugFlag(bug string) string {
+	if bug == "" {
+		return ""
+	}
+	return " -bug " + bug
+}

@@ -1,0 +1,41 @@
+package scenarios
+
+import (
+	"testing"
+
+	"github.com/syncsim/syncsim/faults"
+)
+
+// TestSweep runs the default seeded sweep against the correct system and
+// requires every fault kind, retry status and exec outcome to be reached:
+// a property that never meets a case proves nothing about it. -v prints the
+// counts. Lengthen with -syncsim.seeds (SYNCSIM_SEEDS).
+func TestSweep(t *testing.T) {
+	rep, err := Sweep(SuiteOptions{Seeds: seedsOr(600)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d seeds from %d: %d passed\n%s", rep.Seeds, *flagSeed, rep.Passed, rep.Reach.Table())
+	for _, f := range rep.Failures {
+		t.Errorf("scenario failed:\n%s", f.Report())
+		break
+	}
+	if rep.Seeds < 300 {
+		return // a pinned short sweep (one seed replayed) is not a reachability claim
+	}
+	for _, k := range faults.Kinds() {
+		if rep.Reach.Faults[k.String()] == 0 {
+			t.Errorf("fault kind %s never injected in %d seeds", k, rep.Seeds)
+		}
+	}
+	for _, s := range []string{"idle", "complete", "pending", "exhausted", "lost"} {
+		if rep.Reach.Retry[s] == 0 {
+			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)
+		}
+	}
+	for _, s := range []string{"wait/complete", "wait/pending+error", "defer/pending", "defer/pending+error", "error"} {
+		if rep.Reach.ExecSync[s] == 0 {
+			t.Errorf("exec sync outcome %s never reached in %d seeds", s, rep.Seeds)
+		}
+	}
+}
