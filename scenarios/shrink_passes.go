@@ -1,0 +1,376 @@
+package scenarios
+
+import (
+	"slices"
+	"time"
+
+	"github.com/syncsim/syncsim/faults"
+)
+
+// shrinkPass is one kind of simplification. run tries its candidates on s
+// in a fixed order, keeps each one that still fails, and reports whether
+// it changed anything.
+type shrinkPass struct {
+	name string
+	run  func(sh *shrinker, s Scenario) (Scenario, bool)
+}
+
+// shrinkPasses run in this order every round: the ones that remove the most
+// come first, so that the fine-grained ones work on a short scenario.
+var shrinkPasses = []shrinkPass{
+	{"drop-backend", (*shrinker).dropBackends},
+	{"drop-chunks", (*shrinker).dropChunks},
+	{"groups", (*shrinker).simplifyGroups},
+	{"drop-fault-pairs", (*shrinker).dropFaultPairs},
+	{"drop-faults", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropLeaves(s, isFaultOp) }},
+	{"simplify-ops", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, simplerOps) }},
+	{"merge-advances", (*shrinker).mergeAdvances},
+	{"shorten-advances", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, shorterAdvances) }},
+	{"profile", (*shrinker).simplifyProfile},
+	{"max-entries", (*shrinker).dropMaxEntries},
+}
+
+// try accepts c when it still fails.
+func (sh *shrinker) try(s *Scenario, c Scenario) bool {
+	if sh.fails(c) {
+		*s = c
+		return true
+	}
+	return false
+}
+
+// withOps returns s with its ops replaced (config and profile shared; they
+// are values).
+func withOps(s Scenario, ops []Op) Scenario {
+	s.Ops = ops
+	return s
+}
+
+// dropBackends removes one backend at a time, last first: all its ops go,
+// the backends above it are renumbered down, and Config.Backends drops.
+func (sh *shrinker) dropBackends(s Scenario) (Scenario, bool) {
+	changed := false
+	for b := s.Config.Backends - 1; b >= 0 && s.Config.Backends > 1; b-- {
+		c := withOps(s, withoutBackend(s.Ops, b))
+		c.Config.Backends--
+		changed = sh.try(&s, c) || changed
+	}
+	return s, changed
+}
+
+func withoutBackend(ops []Op, b int) []Op {
+	out := make([]Op, 0, len(ops))
+	for _, o := range ops {
+		if o.Kind == OpGroup {
+			o.Ops = withoutBackend(o.Ops, b)
+			if len(o.Ops) == 0 {
+				continue
+			}
+			out = append(out, o)
+			continue
+		}
+		if hasBackend(o.Kind) {
+			if o.Backend == b {
+				continue
+			}
+			if o.Backend > b {
+				o.Backend--
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// dropChunks is ddmin's complement step over the top-level ops: remove
+// chunks of half the ops, then quarters, and so on down to single ops,
+// from the end backwards. Run stops at the first violation, so everything
+// after it goes in the first few tries.
+func (sh *shrinker) dropChunks(s Scenario) (Scenario, bool) {
+	changed := false
+	for k := (len(s.Ops) + 1) / 2; k >= 1; k /= 2 {
+		// Chunks [hi-k, hi) from the end: a removal leaves the ops before
+		// lo where they were, so the walk continues at lo either way.
+		for hi := len(s.Ops); hi > 0 && !sh.stopped(); {
+			lo := max(0, hi-k)
+			if len(s.Ops) > hi-lo {
+				ops := slices.Concat(s.Ops[:lo], s.Ops[hi:])
+				changed = sh.try(&s, withOps(s, ops)) || changed
+			}
+			hi = lo
+		}
+	}
+	return s, changed
+}
+
+// simplifyGroups tries, for every group from the last: a group of one
+// becomes its op; a larger one is unwrapped into its members run one after
+// another; failing that, its members are dropped one at a time.
+func (sh *shrinker) simplifyGroups(s Scenario) (Scenario, bool) {
+	changed := false
+	for i := len(s.Ops) - 1; i >= 0 && !sh.stopped(); i-- {
+		if i >= len(s.Ops) || s.Ops[i].Kind != OpGroup {
+			continue
+		}
+		members := s.Ops[i].Ops
+		unwrapped := slices.Concat(s.Ops[:i], cloneOps(members), s.Ops[i+1:])
+		if sh.try(&s, withOps(s, unwrapped)) {
+			changed = true
+			continue
+		}
+		for j := len(members) - 1; j >= 0 && len(members) > 1; j-- {
+			g := Op{Kind: OpGroup, Ops: slices.Delete(slices.Clone(members), j, j+1)}
+			ops := cloneOps(s.Ops)
+			ops[i] = g
+			if sh.try(&s, withOps(s, ops)) {
+				changed = true
+				members = s.Ops[i].Ops
+			}
+		}
+		if len(members) == 1 {
+			ops := cloneOps(s.Ops)
+			ops[i] = members[0]
+			changed = sh.try(&s, withOps(s, ops)) || changed
+		}
+	}
+	return s, changed
+}
+
+// dropFaultPairs removes two fault ops of one backend together (a crash and
+// the restart after it, say): either alone may change the failure while
+// both together do not. Pairs are consecutive among that backend's faults.
+func (sh *shrinker) dropFaultPairs(s Scenario) (Scenario, bool) {
+	changed := false
+	for i := len(s.Ops) - 1; i >= 0 && !sh.stopped(); i-- {
+		if i >= len(s.Ops) || !isFaultOp(s.Ops[i]) || s.Ops[i].Kind == OpHostRestart {
+			continue
+		}
+		for j := i + 1; j < len(s.Ops); j++ {
+			o := s.Ops[j]
+			if !isFaultOp(o) || o.Kind == OpHostRestart || o.Backend != s.Ops[i].Backend {
+				continue
+			}
+			ops := slices.Concat(s.Ops[:i], s.Ops[i+1:j], s.Ops[j+1:])
+			changed = sh.try(&s, withOps(s, ops)) || changed
+			break
+		}
+	}
+	return s, changed
+}
+
+// dropLeaves removes single ops (group members included) that match, from
+// the last backwards.
+func (sh *shrinker) dropLeaves(s Scenario, match func(Op) bool) (Scenario, bool) {
+	changed := false
+	for i := Steps(s.Ops) - 1; i >= 0 && !sh.stopped(); i-- {
+		if !match(leafAt(s.Ops, i)) {
+			continue
+		}
+		changed = sh.try(&s, withOps(s, withLeaf(s.Ops, i, nil))) || changed
+	}
+	return s, changed
+}
+
+// editLeaves tries replacing every single op (group members included) with
+// each of its simpler forms in turn, keeping the first that still fails.
+func (sh *shrinker) editLeaves(s Scenario, simpler func(Op) []Op) (Scenario, bool) {
+	changed := false
+	for i := Steps(s.Ops) - 1; i >= 0 && !sh.stopped(); i-- {
+		for _, r := range simpler(leafAt(s.Ops, i)) {
+			if sh.try(&s, withOps(s, withLeaf(s.Ops, i, &r))) {
+				changed = true
+				break
+			}
+		}
+	}
+	return s, changed
+}
+
+// simplerOps are the one-field simplifications of an op, simplest first:
+// an exec with no writes (or one), wait rather than defer, an early retry
+// rather than a due one (no implied advance), a lost identity that still
+// reports an id.
+func simplerOps(o Op) []Op {
+	var out []Op
+	switch o.Kind {
+	case OpExec:
+		for _, w := range []int{0, 1} {
+			if w < o.Writes {
+				c := o
+				c.Writes = w
+				out = append(out, c)
+			}
+		}
+		if o.Mode == Defer {
+			c := o
+			c.Mode = Wait
+			out = append(out, c)
+		}
+	case OpRetry:
+		if !o.Early {
+			c := o
+			c.Early = true
+			out = append(out, c)
+		}
+	case OpLoseIdentity:
+		if o.None {
+			c := o
+			c.None = false
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// minShrinkAdvance is the shortest advance halving produces: below a
+// millisecond the trace (millisecond precision) cannot show the difference.
+const minShrinkAdvance = time.Millisecond
+
+// shorterAdvances are the shorter forms of an advance, shortest first: the
+// smallest generated step, the generated step just below it, and its half.
+func shorterAdvances(o Op) []Op {
+	if o.Kind != OpAdvance {
+		return nil
+	}
+	var durs []time.Duration
+	add := func(d time.Duration) {
+		if d >= minShrinkAdvance && d < o.Dur && !slices.Contains(durs, d) {
+			durs = append(durs, d)
+		}
+	}
+	add(advanceSteps[0])
+	for i := len(advanceSteps) - 1; i >= 0; i-- {
+		if advanceSteps[i] < o.Dur {
+			add(advanceSteps[i])
+			break
+		}
+	}
+	add(o.Dur / 2)
+	slices.Sort(durs)
+	out := make([]Op, len(durs))
+	for i, d := range durs {
+		out[i] = Op{Kind: OpAdvance, Dur: d}
+	}
+	return out
+}
+
+// mergeAdvances replaces two adjacent advances with one of their sum.
+func (sh *shrinker) mergeAdvances(s Scenario) (Scenario, bool) {
+	changed := false
+	for i := len(s.Ops) - 2; i >= 0 && !sh.stopped(); i-- {
+		if i+1 >= len(s.Ops) || s.Ops[i].Kind != OpAdvance || s.Ops[i+1].Kind != OpAdvance {
+			continue
+		}
+		sum := Op{Kind: OpAdvance, Dur: s.Ops[i].Dur + s.Ops[i+1].Dur}
+		ops := slices.Concat(s.Ops[:i], []Op{sum}, s.Ops[i+2:])
+		changed = sh.try(&s, withOps(s, ops)) || changed
+	}
+	return s, changed
+}
+
+// simplifyProfile turns the fault kinds that are on off, one at a time, in
+// kind order.
+func (sh *shrinker) simplifyProfile(s Scenario) (Scenario, bool) {
+	changed := false
+	for _, k := range faults.Kinds() {
+		if !s.Profile.On(k) || sh.stopped() {
+			continue
+		}
+		c := s
+		c.Profile.Set(k, 0)
+		changed = sh.try(&s, c) || changed
+	}
+	return s, changed
+}
+
+// dropMaxEntries returns to the default batch budget.
+func (sh *shrinker) dropMaxEntries(s Scenario) (Scenario, bool) {
+	if s.Config.MaxEntries == 0 {
+		return s, false
+	}
+	c := s
+	c.Config.MaxEntries = 0
+	changed := sh.try(&s, c)
+	return s, changed
+}
+
+// hasBackend reports whether an op of kind k names a backend.
+func hasBackend(k OpKind) bool {
+	switch k {
+	case OpExec, OpWrite, OpRetry, OpCrash, OpRestart, OpLoseIdentity, OpTruncate:
+		return true
+	}
+	return false
+}
+
+// isFaultOp reports whether o injects a fault.
+func isFaultOp(o Op) bool {
+	switch o.Kind {
+	case OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpHostRestart:
+		return true
+	}
+	return false
+}
+
+func cloneOps(ops []Op) []Op {
+	out := slices.Clone(ops)
+	for i := range out {
+		if out[i].Kind == OpGroup {
+			out[i].Ops = cloneOps(out[i].Ops)
+		}
+	}
+	return out
+}
+
+// leafAt returns the i-th op that is not a group, in print order (i <
+// Steps(ops)).
+func leafAt(ops []Op, i int) Op {
+	for _, o := range ops {
+		if o.Kind != OpGroup {
+			if i == 0 {
+				return o
+			}
+			i--
+			continue
+		}
+		if i < len(o.Ops) {
+			return o.Ops[i]
+		}
+		i -= len(o.Ops)
+	}
+	panic("scenarios: leafAt out of range")
+}
+
+// withLeaf returns a copy of ops with the i-th non-group op replaced by
+// *r, or removed when r is nil; a group left empty goes too. ops itself is
+// not modified.
+func withLeaf(ops []Op, i int, r *Op) []Op {
+	out := cloneOps(ops)
+	for t := range out {
+		o := &out[t]
+		if o.Kind != OpGroup {
+			if i > 0 {
+				i--
+				continue
+			}
+			if r == nil {
+				return slices.Delete(out, t, t+1)
+			}
+			*o = *r
+			return out
+		}
+		if i >= len(o.Ops) {
+			i -= len(o.Ops)
+			continue
+		}
+		if r != nil {
+			o.Ops[i] = *r
+			return out
+		}
+		if o.Ops = slices.Delete(o.Ops, i, i+1); len(o.Ops) == 0 {
+			return slices.Delete(out, t, t+1)
+		}
+		return out
+	}
+	panic("scenarios: withLeaf out of range")
+}
