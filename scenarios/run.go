@@ -76,18 +76,21 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	}
 	cleanup := func() {}
 	cfg.Scheduler = o.Scheduler
-	if cfg.Scheduler == nil && s.Config.Scheduler == "sqlite" {
-		dir := o.Dir
-		if dir == "" {
+	if cfg.Scheduler != nil || s.Config.Scheduler == "sqlite" {
+		// File-backed stores get a directory private to this run.
+		cfg.Dir = o.Dir
+		if cfg.Dir == "" {
 			d, err := os.MkdirTemp("", "syncsim-")
 			if err != nil {
 				return cfg, cleanup, err
 			}
-			dir, cleanup = d, func() { os.RemoveAll(d) }
+			cfg.Dir, cleanup = d, func() { os.RemoveAll(d) }
 		}
-		cfg.Dir = dir
-		path := filepath.Join(dir, "intents.db")
-		cfg.Scheduler = func(string) (scheduler.Scheduler, error) { return scheduler.OpenSQLite(path) }
+	}
+	if cfg.Scheduler == nil && s.Config.Scheduler == "sqlite" {
+		cfg.Scheduler = func(dir string) (scheduler.Scheduler, error) {
+			return scheduler.OpenSQLite(filepath.Join(dir, "intents.db"))
+		}
 	}
 	if s.Config.Bug != "" {
 		bug, _ := BugByName(s.Config.Bug)

@@ -11,10 +11,12 @@ import (
 
 // SuiteOptions configure a whole-system property sweep.
 type SuiteOptions struct {
-	// Scheduler opens the intent store under test. The simulated host calls
-	// it at every start (the first, and after each host restart), so a
-	// durable store is exercised across restarts. nil: the memory store.
-	Scheduler sim.SchedulerFactory
+	// NewStore is called once per scenario and returns the factory that
+	// opens the intent store under test. The simulated host calls that
+	// factory at every start (the first, and after each host restart) with a
+	// directory private to the scenario, so a durable store is reopened from
+	// what it wrote and one that forgets is caught. nil: the memory store.
+	NewStore func() sim.SchedulerFactory
 	// Seeds is the number of scenarios (0: -syncsim.seeds, else 300).
 	Seeds int
 	// FirstSeed is the first seed (0: -syncsim.seed, default 1).
@@ -91,7 +93,11 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
 		s := FromSeed(seed, o.Config)
-		r, err := Run(s, RunOptions{Scheduler: o.Scheduler, TraceKeep: tailLines})
+		ro := RunOptions{TraceKeep: tailLines}
+		if o.NewStore != nil {
+			ro.Scheduler = o.NewStore()
+		}
+		r, err := Run(s, ro)
 		if err != nil {
 			return rep, fmt.Errorf("seed %d: %w", seed, err)
 		}
@@ -126,7 +132,9 @@ func (o SuiteOptions) withDefaults() SuiteOptions {
 //
 //	func TestMyStoreInTheWholeSystem(t *testing.T) {
 //		scenarios.Check(t, scenarios.SuiteOptions{
-//			Scheduler: func(dir string) (scheduler.Scheduler, error) { return mystore.Open(dir) },
+//			NewStore: func() sim.SchedulerFactory {
+//				return func(dir string) (scheduler.Scheduler, error) { return mystore.Open(dir) }
+//			},
 //		})
 //	}
 func Check(t testing.TB, o SuiteOptions) {

@@ -1,0 +1,68 @@
+package scenarios
+
+import (
+	"testing"
+
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim"
+)
+
+// The suite must catch the two store designs that lose work: the seed
+// articles' single alarm, and a store that forgets at host restart. Both are
+// plugged in exactly as a user plugs in their own store.
+func TestPluggedInSingleAlarmFails(t *testing.T) {
+	rep := mustSweep(t, SuiteOptions{Seeds: 300, NewStore: func() sim.SchedulerFactory {
+		mem := scheduler.NewMemory() // durable across this scenario's host restarts
+		return func(string) (scheduler.Scheduler, error) { return sim.NewSingleAlarm(mem), nil }
+	}})
+	requireFailure(t, rep, "alarm", "liveness-intents")
+}
+
+func TestPluggedInForgetfulStoreFails(t *testing.T) {
+	rep := mustSweep(t, SuiteOptions{Seeds: 300, NewStore: func() sim.SchedulerFactory {
+		return func(string) (scheduler.Scheduler, error) {
+			return scheduler.NewMemory(), nil // a new, empty store at every host start
+		}
+	}})
+	requireFailure(t, rep, "intent-table")
+}
+
+func TestPluggedInDurableStoresPass(t *testing.T) {
+	for name, open := range map[string]func() sim.SchedulerFactory{
+		"memory": sim.MemoryScheduler,
+		"sqlite": func() sim.SchedulerFactory {
+			return func(dir string) (scheduler.Scheduler, error) { return scheduler.OpenSQLite(dir + "/intents.db") }
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := mustSweep(t, SuiteOptions{Seeds: 60, NewStore: open})
+			if len(rep.Failures) > 0 {
+				t.Fatalf("durable %s store failed:\n%s", name, rep.Failures[0].Report())
+			}
+		})
+	}
+}
+
+func mustSweep(t *testing.T, o SuiteOptions) SweepReport {
+	t.Helper()
+	rep, err := Sweep(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func requireFailure(t *testing.T, rep SweepReport, properties ...string) {
+	t.Helper()
+	if len(rep.Failures) == 0 {
+		t.Fatalf("no scenario failed in %d seeds; the suite missed a broken store", rep.Seeds)
+	}
+	f := rep.Failures[0]
+	for _, p := range properties {
+		if f.Violation.Property == p {
+			t.Logf("found at seed %d (%d of %d seeds failed):\n%s", f.Seed, len(rep.Failures), rep.Seeds, f.Report())
+			return
+		}
+	}
+	t.Fatalf("first failure broke %q, want one of %v:\n%s", f.Violation.Property, properties, f.Report())
+}
