@@ -104,4 +104,3 @@ func TestStateMachine(t *testing.T) {
 		}
 	})
 }
-
