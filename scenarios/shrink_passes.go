@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/workspace"
 )
 
 // shrinkPass is one kind of simplification. run tries its candidates on s
@@ -24,10 +25,12 @@ var shrinkPasses = []shrinkPass{
 	{"drop-fault-pairs", (*shrinker).dropFaultPairs},
 	{"drop-faults", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropLeaves(s, isFaultOp) }},
 	{"simplify-ops", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, simplerOps) }},
+	{"retarget", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, lowerBackends) }},
 	{"merge-advances", (*shrinker).mergeAdvances},
 	{"shorten-advances", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, shorterAdvances) }},
 	{"profile", (*shrinker).simplifyProfile},
 	{"max-entries", (*shrinker).dropMaxEntries},
+	{"max-attempts", (*shrinker).lowerMaxAttempts},
 }
 
 // try accepts c when it still fails.
@@ -222,6 +225,23 @@ func simplerOps(o Op) []Op {
 	return out
 }
 
+// lowerBackends moves an op to backend 0, or failing that to the backend
+// below its own: once no op names the last backend, drop-backend removes it.
+func lowerBackends(o Op) []Op {
+	if !hasBackend(o.Kind) || o.Backend == 0 {
+		return nil
+	}
+	var out []Op
+	for _, b := range []int{0, o.Backend - 1} {
+		if len(out) == 0 || out[0].Backend != b {
+			c := o
+			c.Backend = b
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // minShrinkAdvance is the shortest advance halving produces: below a
 // millisecond the trace (millisecond precision) cannot show the difference.
 const minShrinkAdvance = time.Millisecond
@@ -245,7 +265,7 @@ func shorterAdvances(o Op) []Op {
 			break
 		}
 	}
-	add(o.Dur / 2)
+	add((o.Dur / 2).Truncate(time.Millisecond))
 	slices.Sort(durs)
 	out := make([]Op, len(durs))
 	for i, d := range durs {
@@ -292,6 +312,26 @@ func (sh *shrinker) dropMaxEntries(s Scenario) (Scenario, bool) {
 	c.Config.MaxEntries = 0
 	changed := sh.try(&s, c)
 	return s, changed
+}
+
+// lowerMaxAttempts tries one attempt, then one fewer than now: a scenario
+// that exhausts an intent then needs fewer retries to do it.
+func (sh *shrinker) lowerMaxAttempts(s Scenario) (Scenario, bool) {
+	n := s.Config.Retry.MaxAttempts
+	if n == 0 {
+		n = workspace.DefaultMaxAttempts
+	}
+	for _, a := range []int{1, n - 1} {
+		if a < 1 || a >= n || sh.stopped() {
+			continue
+		}
+		c := s
+		c.Config.Retry.MaxAttempts = a
+		if sh.try(&s, c) {
+			return s, true
+		}
+	}
+	return s, false
 }
 
 // hasBackend reports whether an op of kind k names a backend.

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,7 +176,9 @@ func TestShrinkBudget(t *testing.T) {
 }
 
 func TestShrinkSQLiteDir(t *testing.T) {
-	s, prop := failingSeed(t, "single-alarm")
+	// NB: not single-alarm: sim.SingleAlarm hides the SQLite store's Close,
+	// so its connections outlive the run (reported, not ours to fix).
+	s, prop := failingSeed(t, "zero-based-attempts")
 	s.Config.Scheduler = "sqlite"
 	r, err := Run(s, RunOptions{})
 	if err != nil {
@@ -192,25 +196,66 @@ func TestShrinkSQLiteDir(t *testing.T) {
 	}
 }
 
-// TestShrinkEveryBug measures the shrinker on the first failing seed of
-// every planted bug; the log is the table in the shrinker's report.
+// measuredSeeds is how many failing seeds per bug TestShrinkEveryBug
+// shrinks, and maxMeasureHunt how far it looks for them.
+const (
+	measuredSeeds  = 5
+	maxMeasureHunt = 3000
+)
+
+// TestShrinkEveryBug measures the shrinker on the first failing seeds of
+// every planted bug with default options; its log is the table in the
+// shrinker's report (median, with min..max over the seeds).
 func TestShrinkEveryBug(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measurement")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-24s %5s %-24s %6s %5s %8s\n", "bug", "seed", "property", "steps", "runs", "time")
+	fmt.Fprintf(&b, "%-24s %-24s %5s %-12s %-12s %-14s %-16s\n", "bug", "property", "seeds", "steps-before", "steps-after", "runs", "time")
 	for _, bug := range Bugs {
-		s, prop := failingSeed(t, bug.Name)
-		_, st, err := Shrink(s, prop, ShrinkOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", bug.Name, err)
+		c := DefaultConfig
+		c.Bug = bug.Name
+		var before, after, runs []int
+		var times []time.Duration
+		props := map[string]bool{}
+		for seed := uint64(1); seed <= maxMeasureHunt && len(after) < measuredSeeds; seed++ {
+			s := FromSeed(seed, c)
+			r, err := Run(s, RunOptions{TraceKeep: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Violation == nil {
+				continue
+			}
+			_, st, err := Shrink(s, r.Violation.Property, ShrinkOptions{})
+			if err != nil {
+				t.Fatalf("%s seed %d: %v", bug.Name, seed, err)
+			}
+			if st.BudgetHit {
+				t.Errorf("%s seed %d: budget hit: %s", bug.Name, seed, st)
+			}
+			props[st.Property] = true
+			before, after, runs = append(before, st.StepsBefore), append(after, st.StepsAfter), append(runs, st.Runs)
+			times = append(times, st.Elapsed)
 		}
-		hit := ""
-		if st.BudgetHit {
-			hit = " budget-hit"
+		if len(after) == 0 {
+			fmt.Fprintf(&b, "%-24s no failing seed in 1..%d\n", bug.Name, maxMeasureHunt)
+			continue
 		}
-		fmt.Fprintf(&b, "%-24s %5d %-24s %3d->%-2d %5d %8s%s\n", bug.Name, s.Seed, prop, st.StepsBefore, st.StepsAfter, st.Runs, st.Elapsed.Round(time.Millisecond), hit)
+		fmt.Fprintf(&b, "%-24s %-24s %5d %-12s %-12s %-14s %-16s\n", bug.Name, strings.Join(slices.Sorted(maps.Keys(props)), ","), len(after),
+			spread(before), spread(after), spread(runs), spread(times))
 	}
 	t.Log("\n" + b.String())
+}
+
+// spread prints the median of xs and its range: "m (lo..hi)".
+func spread[T int | time.Duration](xs []T) string {
+	s := slices.Sorted(slices.Values(xs))
+	f := func(x T) string {
+		if d, ok := any(x).(time.Duration); ok {
+			return d.Round(100 * time.Microsecond).String()
+		}
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprintf("%s (%s..%s)", f(s[len(s)/2]), f(s[0]), f(s[len(s)-1]))
 }
