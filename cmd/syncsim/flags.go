@@ -1,0 +1,183 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/syncsim/syncsim/scenarios"
+)
+
+// Limits on flag values: every knob has a named bound (STYLE 13).
+const (
+	maxBackends = 64
+	maxSteps    = 1_000_000
+	maxWorkers  = 1024
+)
+
+// newFlagSet returns a flag set that reports errors to its caller only: the
+// flag package's multi-line usage dump is replaced by one line from
+// parseFlags.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// errHelp is returned by parseFlags for -h; the caller prints help.
+var errHelp = flag.ErrHelp
+
+// parseFlags parses args with flags and positional arguments in any order
+// (`syncsim shrink FILE -o OUT` as well as `-o OUT FILE`); "--" ends flags.
+// It returns the positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// flagFailure turns a parse error into the exit code: help for -h, one
+// line otherwise.
+func flagFailure(e env, sub string, err error) int {
+	if errors.Is(err, errHelp) {
+		return cmdHelp(e, []string{sub})
+	}
+	return usageError(e, sub, err.Error())
+}
+
+// shapeFlags are the flags that shape a scenario drawn from a seed. run,
+// replay, shrink, explain and hunt share them so that the replay line a
+// report prints reproduces the scenario exactly.
+type shapeFlags struct {
+	steps     int
+	backends  int
+	scheduler string
+	bug       string
+}
+
+func (f *shapeFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.steps, "steps", scenarios.DefaultConfig.Steps, "top-level ops per generated scenario")
+	fs.IntVar(&f.backends, "backends", scenarios.DefaultConfig.Backends, "container backends per scenario")
+	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory or sqlite")
+	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
+}
+
+// config checks the values and returns the scenario config they describe.
+func (f *shapeFlags) config() (scenarios.Config, error) {
+	c := scenarios.DefaultConfig
+	if f.steps < 1 || f.steps > maxSteps {
+		return c, fmt.Errorf("invalid value %d for flag -steps: want 1..%d", f.steps, maxSteps)
+	}
+	if f.backends < 1 || f.backends > maxBackends {
+		return c, fmt.Errorf("invalid value %d for flag -backends: want 1..%d", f.backends, maxBackends)
+	}
+	if f.scheduler != "memory" && f.scheduler != "sqlite" {
+		return c, fmt.Errorf("invalid value %q for flag -scheduler: want memory or sqlite", f.scheduler)
+	}
+	if f.bug != "" {
+		if _, ok := scenarios.BugByName(f.bug); !ok {
+			return c, fmt.Errorf("unknown bug %q for flag -bug (see syncsim bugs)", f.bug)
+		}
+	}
+	c.Steps, c.Backends, c.Scheduler, c.Bug = f.steps, f.backends, f.scheduler, f.bug
+	return c, nil
+}
+
+// replayLine is the command that regenerates the scenario of seed under c:
+// every flag that shapes it, defaults left out.
+func replayLine(seed uint64, c scenarios.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "syncsim replay -seed %d -steps %d -backends %d", seed, c.Steps, c.Backends)
+	if c.Bug != "" {
+		b.WriteString(" -bug " + c.Bug)
+	}
+	if c.Scheduler != scenarios.DefaultConfig.Scheduler {
+		b.WriteString(" -scheduler " + c.Scheduler)
+	}
+	return b.String()
+}
+
+// seedFlag is a uint64 flag that remembers whether it was given.
+type seedFlag struct {
+	v   uint64
+	set bool
+}
+
+func (s *seedFlag) String() string {
+	if s == nil || !s.set {
+		return ""
+	}
+	return strconv.FormatUint(s.v, 10)
+}
+
+func (s *seedFlag) Set(v string) error {
+	n, err := strconv.ParseUint(v, 0, 64)
+	if err != nil {
+		return errors.New("want an unsigned 64-bit integer")
+	}
+	s.v, s.set = n, true
+	return nil
+}
+
+// shardFlag is -shard i/n: this process runs shard i (0-based) of n.
+type shardFlag struct {
+	i, n uint64
+}
+
+func (s *shardFlag) String() string {
+	if s == nil || s.n == 0 {
+		return "0/1"
+	}
+	return fmt.Sprintf("%d/%d", s.i, s.n)
+}
+
+// maxShards bounds n in -shard i/n.
+const maxShards = 1 << 20
+
+func (s *shardFlag) Set(v string) error {
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.ParseUint(a, 10, 64)
+	n, err2 := strconv.ParseUint(b, 10, 64)
+	switch {
+	case !ok || err1 != nil || err2 != nil:
+		return errors.New("want i/n, e.g. 0/4")
+	case n == 0 || n > maxShards:
+		return fmt.Errorf("shard count must be 1..%d", maxShards)
+	case i >= n:
+		return fmt.Errorf("shard index %d must be below the shard count %d (shards are 0-based)", i, n)
+	}
+	s.i, s.n = i, n
+	return nil
+}
+
+// defaultWorkers is one worker per usable CPU.
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
+
+func checkWorkers(w int) error {
+	if w < 1 || w > maxWorkers {
+		return fmt.Errorf("invalid value %d for flag -workers: want 1..%d", w, maxWorkers)
+	}
+	return nil
+}
+
+// oneLine folds a multi-line message so that an error stays one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}

@@ -1,0 +1,5 @@
+package main
+
+func cmdHelp(e env, args []string) int {
+	return exitOK
+}

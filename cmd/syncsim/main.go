@@ -1,0 +1,85 @@
+// Command syncsim sweeps, replays, shrinks and explains deterministic
+// simulation runs of the durable sync-retry system; see doc.go.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes, the same for every subcommand.
+const (
+	exitOK    = 0 // every property held (and every expectation was met)
+	exitFail  = 1 // a property failed, or a file's expectation was not met
+	exitUsage = 2 // a usage or input error, reported in one line on stderr
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// env is what a subcommand writes to. Subcommands never touch os.Stdout or
+// os.Stderr directly, so tests call run in-process.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// command is one subcommand: its name, a one-line summary for help, and
+// the function that runs it and returns the exit code.
+type command struct {
+	name    string
+	summary string
+	run     func(e env, args []string) int
+}
+
+// commands is filled in an init function because help lists commands.
+var commands []command
+
+func init() {
+	commands = []command{
+		{"run", "sweep seeds on all cores and report failures", cmdRun},
+		{"replay", "run one scenario file or seed with its full trace", cmdReplay},
+		{"shrink", "shrink a failing scenario to a short file", cmdShrink},
+		{"explain", "render a scenario's run as a self-contained HTML timeline", cmdExplain},
+		{"hunt", "find, shrink and time every planted bug", cmdHunt},
+		{"bugs", "list the planted-bug catalogue", cmdBugs},
+		{"help", "show help for syncsim or a subcommand", cmdHelp},
+	}
+}
+
+// run dispatches args (without the program name) and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	e := env{stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		return usageError(e, "", "no subcommand given")
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		return cmdHelp(e, nil)
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+	}
+	return usageError(e, "", fmt.Sprintf("unknown subcommand %q", args[0]))
+}
+
+// usageError prints one line naming what was wrong and where to read more,
+// and returns exitUsage. sub is "" for the top level.
+func usageError(e env, sub, reason string) int {
+	prefix, more := "syncsim", "syncsim help"
+	if sub != "" {
+		prefix, more = "syncsim "+sub, "syncsim help "+sub
+	}
+	fmt.Fprintf(e.stderr, "%s: %s (run '%s')\n", prefix, reason, more)
+	return exitUsage
+}
+
+// inputError prints one line for an input the user gave that cannot be
+// used (a missing file, a broken scenario) and returns exitUsage.
+func inputError(e env, sub string, err error) int {
+	fmt.Fprintf(e.stderr, "syncsim %s: %s\n", sub, oneLine(err.Error()))
+	return exitUsage
+}

@@ -1,0 +1,5 @@
+package main
+
+func cmdReplay(e env, args []string) int {
+	return usageError(e, "replay", "not wired yet")
+}
