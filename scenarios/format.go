@@ -1,0 +1,94 @@
+package scenarios
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The scenario text format: one datadriven test case per scenario, so that
+// corpus files are golden files that `go test -rewrite` regenerates.
+//
+//	# free comment lines
+//	run seed=42 backends=2 scheduler=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0
+//	profile crash=0.1 transport-connect=0.05
+//	exec b0 wait writes=2
+//	group
+//	  exec b0 wait writes=1
+//	  retry b0 early
+//	end
+//	advance 5s
+//	----
+//	<what Observe prints for the run>
+//
+// The directive line carries the Config and the seed, every key always
+// printed (bug=none is the correct code; initial, max and attempts of 0
+// take the workspace defaults; max-entries=0 is the default batch budget).
+// Config.Steps is a generator knob, not part of a scenario: it is not
+// printed and Parse sets it to the number of top-level ops. The first input
+// line is the swarm profile in faults.Profile's String form ("profile off"
+// for none), then one op per line in Op.String form. Blank lines and lines
+// starting with # inside the input are ignored; indentation is for people.
+
+// runDirective is the datadriven command of a scenario case.
+const runDirective = "run"
+
+// profileWord starts the first input line.
+const profileWord = "profile"
+
+// bugNone is how the directive line spells the correct code (Bug "").
+const bugNone = "none"
+
+// Directive keys, in the order Format prints them.
+const (
+	keySeed       = "seed"
+	keyBackends   = "backends"
+	keyScheduler  = "scheduler"
+	keyBug        = "bug"
+	keyInitial    = "initial"
+	keyMax        = "max"
+	keyAttempts   = "attempts"
+	keyMaxEntries = "max-entries"
+)
+
+var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries}
+
+// Format prints s in the scenario language: the directive line, the
+// profile line and one line per op (a group spans several lines), each
+// ending in a newline. Parse reads it back: Parse(Format(s)) equals s for
+// every valid s whose Config.Steps is its number of top-level ops.
+func Format(s Scenario) string {
+	var b strings.Builder
+	b.WriteString(FormatDirective(s))
+	b.WriteByte('\n')
+	b.WriteString(profileWord + " " + s.Profile.String() + "\n")
+	for _, o := range s.Ops {
+		b.WriteString(o.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// FormatDirective prints the directive line of s (no newline): the seed
+// and the Config.
+func FormatDirective(s Scenario) string {
+	c := s.Config
+	bug := c.Bug
+	if bug == "" {
+		bug = bugNone
+	}
+	vals := map[string]string{
+		keySeed:       strconv.FormatUint(s.Seed, 10),
+		keyBackends:   strconv.Itoa(c.Backends),
+		keyScheduler:  c.Scheduler,
+		keyBug:        bug,
+		keyInitial:    c.Retry.InitialDelay.String(),
+		keyMax:        c.Retry.MaxDelay.String(),
+		keyAttempts:   strconv.Itoa(c.Retry.MaxAttempts),
+		keyMaxEntries: strconv.Itoa(c.MaxEntries),
+	}
+	parts := []string{runDirective}
+	for _, k := range directiveKeys {
+		parts = append(parts, k+"="+vals[k])
+	}
+	return strings.Join(parts, " ")
+}
