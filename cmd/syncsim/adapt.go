@@ -24,7 +24,12 @@ type shrinkOutcome struct {
 
 // shrinkScenario shrinks s keeping property violated.
 func shrinkScenario(s scenarios.Scenario, property string) (scenarios.Scenario, shrinkOutcome, error) {
-	return s, shrinkOutcome{}, errNotBuilt
+	small, st, err := scenarios.Shrink(s, property, scenarios.ShrinkOptions{})
+	out := shrinkOutcome{
+		stepsBefore: st.StepsBefore, stepsAfter: st.StepsAfter,
+		runs: st.Runs, elapsed: st.Elapsed, budgetHit: st.BudgetHit,
+	}
+	return small, out, err
 }
 
 // fileCase is one scenario of a scenario file with what it expects.

@@ -51,6 +51,7 @@ type failureJSON struct {
 	StepsAfter    int     `json:"steps_after"`
 	ShrinkSeconds float64 `json:"shrink_seconds"`
 	ShrinkError   string  `json:"shrink_error,omitempty"`
+	SaveError     string  `json:"save_error,omitempty"`
 	Replay        string  `json:"replay"`
 }
 
@@ -77,6 +78,9 @@ func (f *failure) json(c scenarios.Config) failureJSON {
 	}
 	if f.shrinkErr != nil {
 		j.ShrinkError = oneLine(f.shrinkErr.Error())
+	}
+	if f.saveErr != nil {
+		j.SaveError = oneLine(f.saveErr.Error())
 	}
 	return j
 }

@@ -60,8 +60,14 @@ func (f *failure) shrunkLine() string {
 		return fmt.Sprintf("not shrunk (%d steps): %s", f.stepsBefore, oneLine(f.shrinkErr.Error()))
 	}
 	s := fmt.Sprintf("%d -> %d steps in %s (%d runs)", f.stepsBefore, f.stepsAfter, f.shrinkTime.Round(time.Millisecond), f.shrinkRuns)
-	if f.file != "" {
+	if f.budgetHit {
+		s += ", stopped by the shrink budget"
+	}
+	switch {
+	case f.file != "":
 		s = f.file + ": " + s
+	case f.saveErr != nil:
+		s += "; not saved: " + oneLine(f.saveErr.Error())
 	}
 	return s
 }

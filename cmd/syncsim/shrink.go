@@ -20,11 +20,11 @@ func shrinkFailure(f *failure, dir string) {
 		return
 	}
 	f.stepsBefore, f.stepsAfter = st.stepsBefore, st.stepsAfter
-	f.shrinkTime, f.shrinkRuns = st.elapsed, st.runs
+	f.shrinkTime, f.shrinkRuns, f.budgetHit = st.elapsed, st.runs, st.budgetHit
 	if dir == "" {
 		return
 	}
-	f.file, f.shrinkErr = saveShrunk(dir, small)
+	f.file, f.saveErr = saveShrunk(dir, small)
 }
 
 // saveShrunk runs s once with its full trace (for the file's expectation)

@@ -72,6 +72,8 @@ type failure struct {
 	shrinkTime    time.Duration
 	shrinkRuns    int
 	shrinkErr     error
+	saveErr       error
+	budgetHit     bool
 	shrinkSkipped string // why no shrink was tried
 }
 
