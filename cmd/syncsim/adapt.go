@@ -1,18 +1,14 @@
 package main
 
-// This file is the one place the command meets the scenario-file and
-// shrinker API of package scenarios; until those land, it reports them as
-// not built and the subcommands that need them exit 2 saying so.
+// This file is the one place the command meets the scenario-file, corpus
+// and shrinker API of package scenarios.
 
 import (
-	"errors"
 	"time"
 
 	"github.com/syncsim/syncsim/scenarios"
+	"github.com/syncsim/syncsim/sim"
 )
-
-// errNotBuilt marks a feature whose library half is not in scenarios yet.
-var errNotBuilt = errors.New("not built yet")
 
 // shrinkOutcome is what a shrink reports.
 type shrinkOutcome struct {
@@ -41,14 +37,23 @@ type fileCase struct {
 
 // readScenarioFile parses every case of a scenario file.
 func readScenarioFile(path string) ([]fileCase, error) {
-	return nil, errNotBuilt
+	cases, err := scenarios.ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fileCase, len(cases))
+	for i, c := range cases {
+		out[i] = fileCase{scenario: c.Scenario, expected: c.Expected, pos: c.Pos}
+	}
+	return out, nil
 }
 
 // observe is the text a scenario file's expectation is compared with.
-func observe(r scenarios.Result) string { return "" }
+func observe(r scenarios.Result) string { return scenarios.Observe(r) }
 
-// saveScenario writes s with what r observed as a corpus file under dir and
-// returns its path.
-func saveScenario(dir string, s scenarios.Scenario, r scenarios.Result) (string, error) {
-	return "", errNotBuilt
+// saveScenario writes s, which violates property, as a corpus file under
+// dir (created if missing) and returns its path. WriteCorpusFile replays s
+// itself for the expected block, so only the property is handed over.
+func saveScenario(dir string, s scenarios.Scenario, property string) (string, error) {
+	return scenarios.WriteCorpusFile(dir, s, scenarios.Result{Violation: &sim.Violation{Property: property}})
 }

@@ -413,10 +413,10 @@ func (lo *explainLayout) bar(lane int, track, kind, label, tip string, x1, x2 in
 }
 
 type opSpan struct {
-	actor                       string
-	lane                        int
-	first, last, start, result  int
-	cutBy                       int // a host-restart line after it began, or -1
+	actor                      string
+	lane                       int
+	first, last, start, result int
+	cutBy                      int // a host-restart line after it began, or -1
 }
 
 type pullSpan struct {
@@ -958,4 +958,6 @@ func cssWord(s string) string {
 	return string(b)
 }
 
-var explainTemplate = template.Must(template.New("explain").Parse(explainHTML))
+var explainTemplate = template.Must(template.New("explain").Funcs(template.FuncMap{
+	"inc": func(i int) int { return i + 1 },
+}).Parse(explainHTML))

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,12 @@ const (
 )
 
 func main() {
+	// NB: scenarios.ParseFile reads files with datadriven's runner, which
+	// calls testing.Verbose, which panics unless the global flag set was
+	// parsed. syncsim parses its own flag sets, so the global one is marked
+	// parsed with no arguments: its flags (datadriven's, the scenarios
+	// suites') keep their defaults.
+	flag.CommandLine.Parse(nil)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,5 +1,177 @@
 package main
 
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/syncsim/syncsim/scenarios"
+)
+
+// replayJSON is `syncsim replay -json`: one entry per case (a -seed replay
+// is one case).
+type replayJSON struct {
+	Cases  []replayCaseJSON `json:"cases"`
+	Failed int              `json:"failed"` // cases that exit 1
+}
+
+type replayCaseJSON struct {
+	Pos       string         `json:"pos"` // file:line, or "seed N"
+	Seed      uint64         `json:"seed"`
+	TraceHash string         `json:"trace_hash"`
+	Violation *violationJSON `json:"violation"` // null when every property held
+	// ExpectationMet is null when nothing was compared (a -seed replay, a
+	// case without an expected block, or -bug overriding the file's bug).
+	ExpectationMet *bool    `json:"expectation_met"`
+	Diff           string   `json:"diff,omitempty"` // (-want +got)
+	Trace          []string `json:"trace"`
+}
+
+type violationJSON struct {
+	Property  string  `json:"property"`
+	Detail    string  `json:"detail"`
+	AtSeconds float64 `json:"at_seconds"`
+}
+
+// replayCase is one scenario to replay and what it must show.
+type replayCase struct {
+	pos      string
+	scenario scenarios.Scenario
+	expected string // "" when nothing is compared
+}
+
 func cmdReplay(e env, args []string) int {
-	return usageError(e, "replay", "not wired yet")
+	fs := newFlagSet("replay")
+	var shape shapeFlags
+	shape.register(fs)
+	var seed seedFlag
+	fs.Var(&seed, "seed", "replay the scenario this seed generates (with the shape flags)")
+	jsonOut := fs.Bool("json", false, "write one JSON object on stdout and nothing else there")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailure(e, "replay", err)
+	}
+	cases, code := replayCases(e, "replay", fs, &shape, seed, pos)
+	if code != exitOK {
+		return code
+	}
+	out := replayJSON{Cases: []replayCaseJSON{}}
+	for i, c := range cases {
+		r, err := scenarios.Run(c.scenario, scenarios.RunOptions{})
+		if err != nil {
+			return inputError(e, "replay", fmt.Errorf("%s: %w", c.pos, err))
+		}
+		j := replayCaseJSON{Pos: c.pos, Seed: c.scenario.Seed, TraceHash: r.Hash, Trace: r.Trace.Lines()}
+		if v := r.Violation; v != nil {
+			j.Violation = &violationJSON{Property: v.Property, Detail: v.Detail, AtSeconds: v.At.Seconds()}
+		}
+		failed := r.Violation != nil
+		if c.expected != "" {
+			got := observe(r)
+			met := got == c.expected
+			j.ExpectationMet = &met
+			failed = !met
+			if !met {
+				j.Diff = cmp.Diff(c.expected, got)
+			}
+		}
+		if failed {
+			out.Failed++
+		}
+		if !*jsonOut {
+			if len(cases) > 1 {
+				fmt.Fprintf(e.stdout, "# case %d of %d: %s\n", i+1, len(cases), c.pos)
+			}
+			r.Trace.WriteTo(e.stdout)
+			writeVerdict(e.stderr, c, j)
+		}
+		out.Cases = append(out.Cases, j)
+	}
+	if *jsonOut {
+		if err := writeJSON(e.stdout, out); err != nil {
+			return inputError(e, "replay", err)
+		}
+	}
+	if out.Failed > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+// replayCases reads what to replay from a FILE argument or -seed, not
+// both. Shape flags other than -bug apply to -seed only; -bug with a FILE
+// replaces the file's bug and then its expectation is not compared, for it
+// was written for the file's own bug.
+func replayCases(e env, sub string, fs *flag.FlagSet, shape *shapeFlags, seed seedFlag, pos []string) ([]replayCase, int) {
+	shaped := ""
+	bugSet := false
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "steps", "backends", "scheduler":
+			shaped = f.Name
+		case "bug":
+			bugSet = true
+		}
+	})
+	switch {
+	case len(pos) > 1:
+		return nil, usageError(e, sub, fmt.Sprintf("unexpected argument %q: one file at a time", pos[1]))
+	case len(pos) == 1 && seed.set:
+		return nil, usageError(e, sub, "give a FILE or -seed, not both")
+	case len(pos) == 0 && !seed.set:
+		return nil, usageError(e, sub, "nothing to replay: give a scenario FILE or -seed S")
+	case len(pos) == 1 && shaped != "":
+		return nil, usageError(e, sub, fmt.Sprintf("flag -%s shapes a generated scenario; a file carries its own config", shaped))
+	}
+	cfg, err := shape.config()
+	if err != nil {
+		return nil, usageError(e, sub, err.Error())
+	}
+	if seed.set {
+		s := scenarios.FromSeed(seed.v, cfg)
+		return []replayCase{{pos: fmt.Sprintf("seed %d", seed.v), scenario: s}}, exitOK
+	}
+	fc, err := readScenarioFile(pos[0])
+	if err != nil {
+		return nil, inputError(e, sub, err)
+	}
+	cases := make([]replayCase, len(fc))
+	for i, c := range fc {
+		cases[i] = replayCase{pos: c.pos, scenario: c.scenario, expected: c.expected}
+		if bugSet {
+			cases[i].scenario.Config.Bug = cfg.Bug
+			cases[i].expected = ""
+		}
+	}
+	return cases, exitOK
+}
+
+// writeVerdict says on stderr how a replayed case ended; stdout carries
+// only the trace.
+func writeVerdict(w io.Writer, c replayCase, j replayCaseJSON) {
+	switch {
+	case j.ExpectationMet != nil && !*j.ExpectationMet:
+		fmt.Fprintf(w, "syncsim replay: %s: expectation not met (-want +got):\n%s", c.pos, j.Diff)
+	case j.ExpectationMet != nil:
+		fmt.Fprintf(w, "syncsim replay: %s: expectation met (%s)\n", c.pos, verdictWord(j.Violation))
+	case j.Violation != nil:
+		fmt.Fprintf(w, "syncsim replay: %s: property %s violated at +%gs: %s\n", c.pos, j.Violation.Property,
+			j.Violation.AtSeconds, firstLine(j.Violation.Detail))
+	default:
+		fmt.Fprintf(w, "syncsim replay: %s: every property held\n", c.pos)
+	}
+}
+
+func verdictWord(v *violationJSON) string {
+	if v == nil {
+		return "ok"
+	}
+	return "violation " + v.Property
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -46,7 +47,8 @@ func writeReport(w io.Writer, f *failure, c scenarios.Config, i, n int) {
 	}
 	b.WriteString("  " + replayLine(f.seed, c) + "\n")
 	if f.file != "" {
-		fmt.Fprintf(&b, "  cp %s %s/ && go test ./scenarios -run TestCorpus\n", f.file, corpusDir)
+		fmt.Fprintf(&b, "  cp %s %s/ && go test ./scenarios -run 'TestCorpus/%s$'\n",
+			f.file, corpusDir, strings.TrimSuffix(filepath.Base(f.file), ".txt"))
 	}
 	io.WriteString(w, b.String())
 }
