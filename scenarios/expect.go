@@ -38,8 +38,8 @@ import (
 //
 // The intent table is rebuilt from the store lines of the trace: what the
 // store was told to hold. A store that forgets at host restart (the
-// forgetful-scheduler bug) shows its loss as the durability violation, not
-// in the table.
+// forgetful-scheduler bug) shows its loss as the violation that follows,
+// not in the table.
 func Observe(r Result) string {
 	var b strings.Builder
 	if r.Trace == nil {
