@@ -13,7 +13,7 @@ func cmdBugs(e env, args []string) int {
 	jsonOut := fs.Bool("json", false, "write one JSON object on stdout")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return flagFailure(e, "bugs", err)
+		return flagFailure(e, "bugs", fs, err)
 	}
 	if len(pos) > 0 {
 		return usageError(e, "bugs", fmt.Sprintf("unexpected argument %q", pos[0]))

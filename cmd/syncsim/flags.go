@@ -55,9 +55,10 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // flagFailure turns a parse error into the exit code: help for -h, one
 // line otherwise.
-func flagFailure(e env, sub string, err error) int {
+func flagFailure(e env, sub string, fs *flag.FlagSet, err error) int {
 	if errors.Is(err, errHelp) {
-		return cmdHelp(e, []string{sub})
+		writeCommandHelp(e.stdout, sub, fs)
+		return exitOK
 	}
 	return usageError(e, sub, err.Error())
 }

@@ -55,7 +55,7 @@ func cmdHunt(e env, args []string) int {
 	jsonOut := fs.Bool("json", false, "write one JSON object on stdout and nothing else there")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return flagFailure(e, "hunt", err)
+		return flagFailure(e, "hunt", fs, err)
 	}
 	if len(pos) > 0 {
 		return usageError(e, "hunt", fmt.Sprintf("unexpected argument %q", pos[0]))

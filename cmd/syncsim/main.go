@@ -36,6 +36,7 @@ type env struct {
 // the function that runs it and returns the exit code.
 type command struct {
 	name    string
+	usage   string // the synopsis after "syncsim "
 	summary string
 	run     func(e env, args []string) int
 }
@@ -45,13 +46,13 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"run", "sweep seeds on all cores and report failures", cmdRun},
-		{"replay", "run one scenario file or seed with its full trace", cmdReplay},
-		{"shrink", "shrink a failing scenario to a short file", cmdShrink},
-		{"explain", "render a scenario's run as a self-contained HTML timeline", cmdExplain},
-		{"hunt", "find, shrink and time every planted bug", cmdHunt},
-		{"bugs", "list the planted-bug catalogue", cmdBugs},
-		{"help", "show help for syncsim or a subcommand", cmdHelp},
+		{"run", "run [flags]", "sweep seeds on all cores and report failures", cmdRun},
+		{"replay", "replay [flags] FILE\n       syncsim replay -seed S [flags]", "run one scenario file or seed with its full trace", cmdReplay},
+		{"shrink", "shrink [flags] FILE [-o OUT]\n       syncsim shrink -seed S [flags] [-o OUT]", "shrink a failing scenario to a short file", cmdShrink},
+		{"explain", "explain [flags] FILE -html OUT.html\n       syncsim explain -seed S [flags] -html OUT.html", "render a scenario's run as a self-contained HTML timeline", cmdExplain},
+		{"hunt", "hunt [-bug NAME|all] [-seeds N] [flags]", "find, shrink and time every planted bug", cmdHunt},
+		{"bugs", "bugs [-json]", "list the planted-bug catalogue (name<TAB>class)", cmdBugs},
+		{"help", "help [SUBCOMMAND]", "show help for syncsim or a subcommand", cmdHelp},
 	}
 }
 

@@ -47,11 +47,11 @@ func cmdReplay(e env, args []string) int {
 	var shape shapeFlags
 	shape.register(fs)
 	var seed seedFlag
-	fs.Var(&seed, "seed", "replay the scenario this seed generates (with the shape flags)")
+	fs.Var(&seed, "seed", "replay the scenario `seed` S generates (with the shape flags)")
 	jsonOut := fs.Bool("json", false, "write one JSON object on stdout and nothing else there")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return flagFailure(e, "replay", err)
+		return flagFailure(e, "replay", fs, err)
 	}
 	cases, code := replayCases(e, "replay", fs, &shape, seed, pos)
 	if code != exitOK {

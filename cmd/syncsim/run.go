@@ -39,10 +39,10 @@ type runFlags struct {
 func (f *runFlags) flagSet() *flag.FlagSet {
 	fs := newFlagSet("run")
 	f.shape.register(fs)
-	fs.Var(&f.seed, "seed", "first seed (random when omitted, and always printed)")
+	fs.Var(&f.seed, "seed", "first `seed` S (random when omitted, and always printed)")
 	fs.Uint64Var(&f.seeds, "seeds", defaultSeeds, "seeds in the sweep (across all shards)")
 	fs.IntVar(&f.workers, "workers", defaultWorkers(), "seeds run in parallel")
-	fs.Var(&f.shard, "shard", "run shard i of n (0-based): seeds where (seed-first) % n == i")
+	fs.Var(&f.shard, "shard", "run shard `i/n` (0-based): the seeds where (seed-first) % n == i")
 	fs.BoolVar(&f.checkDeterminism, "check-determinism", false, "run every seed twice and compare trace hashes")
 	fs.StringVar(&f.save, "save", defaultSaveDir, "directory for shrunk failing scenarios")
 	fs.BoolVar(&f.json, "json", false, "write one JSON object on stdout and nothing else there")
@@ -56,7 +56,7 @@ func cmdRun(e env, args []string) int {
 	fs := f.flagSet()
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return flagFailure(e, "run", err)
+		return flagFailure(e, "run", fs, err)
 	}
 	if len(pos) > 0 {
 		return usageError(e, "run", fmt.Sprintf("unexpected argument %q", pos[0]))

@@ -49,14 +49,14 @@ func cmdShrink(e env, args []string) int {
 	var shape shapeFlags
 	shape.register(fs)
 	var seed seedFlag
-	fs.Var(&seed, "seed", "shrink the scenario this seed generates (with the shape flags)")
+	fs.Var(&seed, "seed", "shrink the scenario `seed` S generates (with the shape flags)")
 	out := fs.String("o", "", "write the shrunk scenario file here")
 	save := fs.String("save", defaultSaveDir, "without -o: directory for the shrunk file, named by its corpus name")
 	property := fs.String("property", "", "property to keep violated (default: the one the input violates)")
 	jsonOut := fs.Bool("json", false, "write one JSON object on stdout and nothing else there")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return flagFailure(e, "shrink", err)
+		return flagFailure(e, "shrink", fs, err)
 	}
 	cases, code := replayCases(e, "shrink", fs, &shape, seed, pos)
 	if code != exitOK {

@@ -1,5 +1,51 @@
 package main
 
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"github.com/syncsim/syncsim/scenarios"
+)
+
+// cmdExplain runs one scenario (the first case of FILE, or -seed) with its
+// full trace and writes the self-contained HTML timeline that
+// renderExplainHTML (explain.go) draws. Exit 0 when the page is written,
+// whether or not a property failed: the page marks the violation.
 func cmdExplain(e env, args []string) int {
-	return usageError(e, "explain", "renderer not built")
+	fs := newFlagSet("explain")
+	var shape shapeFlags
+	shape.register(fs)
+	var seed seedFlag
+	fs.Var(&seed, "seed", "explain the scenario `seed` S generates (with the shape flags)")
+	out := fs.String("html", "", "write the HTML page here (required)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailure(e, "explain", fs, err)
+	}
+	if *out == "" {
+		return usageError(e, "explain", "flag -html OUT.html is required")
+	}
+	cases, code := replayCases(e, "explain", fs, &shape, seed, pos)
+	if code != exitOK {
+		return code
+	}
+	c := cases[0]
+	r, err := scenarios.Run(c.scenario, scenarios.RunOptions{})
+	if err != nil {
+		return inputError(e, "explain", fmt.Errorf("%s: %w", c.pos, err))
+	}
+	var page bytes.Buffer
+	if err := renderExplainHTML(&page, c.scenario, r); err != nil {
+		return inputError(e, "explain", fmt.Errorf("%s: render: %w", c.pos, err))
+	}
+	if err := os.WriteFile(*out, page.Bytes(), 0o644); err != nil {
+		return inputError(e, "explain", err)
+	}
+	verdict := "every property held"
+	if v := r.Violation; v != nil {
+		verdict = "property " + v.Property + " violated"
+	}
+	fmt.Fprintf(e.stdout, "syncsim: wrote %s (%s: %s, %d trace lines)\n", *out, c.pos, verdict, r.Trace.Len())
+	return exitOK
 }
