@@ -72,8 +72,10 @@ var ErrNotFailing = errors.New("scenarios: the scenario does not violate the pro
 // Shrink returns a smaller scenario that still violates property ("" means
 // whichever property s violates). It runs domain-aware passes to a fixed
 // point (see shrinkPasses): drop a backend, drop chunks of ops, unwrap and
-// thin groups, drop fault ops, simplify ops, merge and shorten advances, turn
-// fault kinds off, and drop the batch budget. Every candidate passes
+// thin groups, drop fault ops (in pairs, then alone), simplify ops, move ops
+// to lower backends, merge and shorten advances, turn fault kinds off (or
+// make a per-call kind certain), drop the batch budget and lower
+// MaxAttempts. Every candidate passes
 // Validate and keeps s's seed; a candidate is accepted only when its run
 // violates the same property. No randomness is involved, so unless Budget
 // cuts it short the result depends only on s, property and MaxRuns.

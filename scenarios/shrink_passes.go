@@ -29,6 +29,7 @@ var shrinkPasses = []shrinkPass{
 	{"merge-advances", (*shrinker).mergeAdvances},
 	{"shorten-advances", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, shorterAdvances) }},
 	{"profile", (*shrinker).simplifyProfile},
+	{"certain-faults", (*shrinker).certainFaults},
 	{"max-entries", (*shrinker).dropMaxEntries},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
 }
@@ -298,6 +299,23 @@ func (sh *shrinker) simplifyProfile(s Scenario) (Scenario, bool) {
 		}
 		c := s
 		c.Profile.Set(k, 0)
+		changed = sh.try(&s, c) || changed
+	}
+	return s, changed
+}
+
+// certainFaults makes a per-call fault kind fire at every call (value 1),
+// one kind at a time. A kind draws once a call whatever its value, so the
+// streams stay aligned; ops that only burned draws to reach the one that
+// fires can then go.
+func (sh *shrinker) certainFaults(s Scenario) (Scenario, bool) {
+	changed := false
+	for _, k := range faults.Kinds() {
+		if k.Event() || !s.Profile.On(k) || s.Profile.Get(k) == 1 || sh.stopped() {
+			continue
+		}
+		c := s
+		c.Profile.Set(k, 1)
 		changed = sh.try(&s, c) || changed
 	}
 	return s, changed

@@ -54,9 +54,13 @@ func TestShrinkPlantedBugs(t *testing.T) {
 	for _, bug := range []string{"single-alarm", "zero-based-attempts", "exhausted-clears", "forgetful-scheduler"} {
 		t.Run(bug, func(t *testing.T) {
 			s, prop := failingSeed(t, bug)
+			input := describeScenario(s)
 			got, st, err := Shrink(s, prop, ShrinkOptions{MaxRuns: shrinkTestRuns})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if d := cmp.Diff(input, describeScenario(s)); d != "" {
+				t.Errorf("Shrink modified its input (-before +after):\n%s", d)
 			}
 			t.Logf("seed %d: %s\n%s", s.Seed, st, describeScenario(got))
 			if st.Property != prop {
