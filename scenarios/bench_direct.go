@@ -1,0 +1,350 @@
+package scenarios
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// The direct runner is the floor the harness's overhead is measured
+// against: the same ops applied straight to a workspace.Workspace over
+// faults.Containers (same profile, same per-backend fault streams), with no
+// actor runtime, no model, no trace, no record reading and no property
+// checks. Groups run their members one after another; a host restart in a
+// group comes after them. The alarm is the scheduler.AlarmRule applied on
+// every advance, as a production host would. It keeps the liveness tail
+// (faults off, alarms drained, push and pull of every backend) so that both
+// sides do the same work.
+
+// maxDirectAlarmRounds bounds the alarm firings of one direct advance.
+const maxDirectAlarmRounds = 1024
+
+// timeSource is the direct runner's clock: what the SUT reads, and how the
+// runner moves it.
+type timeSource interface {
+	clock.Clock
+	// moveTo sets the time to t (never earlier than Now).
+	moveTo(t time.Time)
+}
+
+// ManualClock is the smallest clock.Clock the SUT can run on: Now returns
+// a time the owner sets. Only Now, Since and Until work; the timer methods
+// and Sleep panic, because the system under test only reads Now. It has no
+// lock: Set must not race with Now (the direct runner is one goroutine).
+type ManualClock struct {
+	now time.Time
+}
+
+var _ clock.Clock = (*ManualClock)(nil)
+
+// NewManualClock returns a clock reading t.
+func NewManualClock(t time.Time) *ManualClock { return &ManualClock{now: t} }
+
+// Set moves the clock to t.
+func (c *ManualClock) Set(t time.Time) { c.now = t }
+
+func (c *ManualClock) moveTo(t time.Time) { c.Set(t) }
+
+// Now returns the time last Set.
+func (c *ManualClock) Now() time.Time { return c.now }
+
+// Since is Now().Sub(t).
+func (c *ManualClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// Until is t.Sub(Now()).
+func (c *ManualClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
+
+func manualOnly(method string) string {
+	return "scenarios: ManualClock." + method + " is not supported: the system under test only reads Now"
+}
+
+// After panics; see ManualClock.
+func (c *ManualClock) After(time.Duration) <-chan time.Time { panic(manualOnly("After")) }
+
+// AfterFunc panics; see ManualClock.
+func (c *ManualClock) AfterFunc(time.Duration, func()) *clock.Timer { panic(manualOnly("AfterFunc")) }
+
+// Sleep panics; see ManualClock.
+func (c *ManualClock) Sleep(time.Duration) { panic(manualOnly("Sleep")) }
+
+// Tick panics; see ManualClock.
+func (c *ManualClock) Tick(time.Duration) <-chan time.Time { panic(manualOnly("Tick")) }
+
+// Ticker panics; see ManualClock.
+func (c *ManualClock) Ticker(time.Duration) *clock.Ticker { panic(manualOnly("Ticker")) }
+
+// Timer panics; see ManualClock.
+func (c *ManualClock) Timer(time.Duration) *clock.Timer { panic(manualOnly("Timer")) }
+
+// WithDeadline panics; see ManualClock.
+func (c *ManualClock) WithDeadline(context.Context, time.Time) (context.Context, context.CancelFunc) {
+	panic(manualOnly("WithDeadline"))
+}
+
+// WithTimeout panics; see ManualClock.
+func (c *ManualClock) WithTimeout(context.Context, time.Duration) (context.Context, context.CancelFunc) {
+	panic(manualOnly("WithTimeout"))
+}
+
+// mockTime drives benbjohnson/clock's Mock by Add, as a test written
+// against clock.Mock would: every move costs the Mock's real 1 ms sleep.
+type mockTime struct{ *clock.Mock }
+
+func (m mockTime) moveTo(t time.Time) {
+	if d := t.Sub(m.Now()); d > 0 {
+		m.Add(d)
+	}
+}
+
+// DirectStats is what one direct run did.
+type DirectStats struct {
+	SimDuration time.Duration
+	// Moves counts the times the runner moved the clock.
+	Moves int
+}
+
+// RunDirect applies s's ops straight to the SUT with a ManualClock (see
+// the comment at the top of this file). It returns an error only when the
+// run could not be set up; the SUT's own errors are outcomes, not failures.
+func RunDirect(s Scenario) (DirectStats, error) {
+	return runDirect(s, NewManualClock(sim.Epoch))
+}
+
+// RunDirectMock is RunDirect with time driven through clock.Mock's Add.
+func RunDirectMock(s Scenario) (DirectStats, error) {
+	m := clock.NewMock()
+	m.Set(sim.Epoch)
+	return runDirect(s, mockTime{m})
+}
+
+type directRunner struct {
+	s          Scenario
+	clk        timeSource
+	ctx        context.Context
+	names      []string
+	containers []*faults.Container
+	profile    faults.Profile
+	sched      *scheduler.Memory
+	store      *workspace.MemoryStore
+	ws         *workspace.Workspace
+	budget     *workspace.Budget
+	rule       scheduler.AlarmRule
+	seq        int
+	moves      int
+}
+
+func runDirect(s Scenario, clk timeSource) (DirectStats, error) {
+	if err := s.Validate(); err != nil {
+		return DirectStats{}, err
+	}
+	d := &directRunner{
+		s: s, clk: clk, ctx: context.Background(), profile: s.Profile,
+		sched: scheduler.NewMemory(), store: workspace.NewMemoryStore(),
+	}
+	attempts := s.Config.Retry.MaxAttempts
+	if attempts == 0 {
+		attempts = 5 // SPEC 2.1 default, as the workspace resolves it
+	}
+	d.rule = scheduler.AlarmRule{MaxAttempts: attempts}
+	if s.Config.MaxEntries > 0 {
+		d.budget = &workspace.Budget{MaxEntries: s.Config.MaxEntries, MaxBytes: workspace.DefaultBudget.MaxBytes}
+	}
+	for i := range s.Config.Backends {
+		name := "b" + strconv.Itoa(i)
+		d.names = append(d.names, name)
+		d.containers = append(d.containers,
+			faults.NewContainer(name, faults.NoHooks{}, sim.Stream(s.Seed, sim.FaultsLabel(name)), &d.profile))
+	}
+	if err := d.start(); err != nil {
+		return DirectStats{}, err
+	}
+	for _, op := range s.Ops {
+		if err := d.apply(op); err != nil {
+			return DirectStats{}, err
+		}
+	}
+	if err := d.tail(); err != nil {
+		return DirectStats{}, err
+	}
+	return DirectStats{SimDuration: d.clk.Now().Sub(sim.Epoch), Moves: d.moves}, nil
+}
+
+// start builds a workspace over the durable stores: a host start.
+func (d *directRunner) start() error {
+	backends := make([]workspace.BackendConfig, len(d.containers))
+	for i, c := range d.containers {
+		backends[i] = workspace.BackendConfig{ID: d.names[i], Backend: c}
+	}
+	var mutant workspace.Mutant
+	if d.s.Config.Bug != "" {
+		bug, _ := BugByName(d.s.Config.Bug)
+		mutant = bug.mutant
+	}
+	ws, err := workspace.New(workspace.Options{
+		Backends: backends, Clock: d.clk, Scheduler: d.sched, Retry: d.s.Config.Retry,
+		Store: d.store, Mutant: mutant,
+	})
+	if err != nil {
+		return fmt.Errorf("scenarios: direct runner: %w", err)
+	}
+	d.ws = ws
+	d.rule.Handled = time.Time{}
+	return nil
+}
+
+func (d *directRunner) apply(op Op) error {
+	switch op.Kind {
+	case OpExec, OpWrite, OpRetry:
+		return d.member(op)
+	case OpAdvance:
+		return d.advance(op.Dur)
+	case OpCrash:
+		d.containers[op.Backend].Crash(1)
+	case OpRestart:
+		d.containers[op.Backend].Restart()
+	case OpLoseIdentity:
+		d.containers[op.Backend].LoseIdentity(op.None)
+	case OpTruncate:
+		d.containers[op.Backend].TruncateLog()
+	case OpHostRestart:
+		return d.restartHost()
+	case OpGroup:
+		restart := false
+		for _, m := range op.Ops {
+			if m.Kind == OpHostRestart {
+				restart = true
+				continue
+			}
+			if err := d.member(m); err != nil {
+				return err
+			}
+		}
+		if restart {
+			return d.restartHost()
+		}
+	default:
+		return fmt.Errorf("scenarios: direct runner: unknown op kind %d", op.Kind)
+	}
+	return nil
+}
+
+// member runs one exec, write or retry to completion.
+func (d *directRunner) member(op Op) error {
+	d.seq++
+	b := d.names[op.Backend]
+	switch op.Kind {
+	case OpExec:
+		mode := workspace.SyncWait
+		if op.Mode == Defer {
+			mode = workspace.SyncDefer
+		}
+		_, _ = d.ws.Exec(d.ctx, "write "+strconv.Itoa(op.Writes), workspace.ExecOptions{Backend: b, Sync: mode})
+	case OpWrite:
+		path := "/host/" + strconv.Itoa(d.seq)
+		_ = d.ws.WriteFile(b, path, []byte("host "+path))
+	case OpRetry:
+		if !op.Early {
+			in, ok, err := d.sched.Get(d.ctx, b)
+			if err != nil {
+				return err
+			}
+			if ok && in.NotBefore.After(d.clk.Now()) {
+				if err := d.advance(in.NotBefore.Sub(d.clk.Now())); err != nil {
+					return err
+				}
+			}
+		}
+		_, _ = d.ws.RetryPendingSync(d.ctx, b, d.budget)
+	}
+	return nil
+}
+
+// advance moves time forward by dur, stopping at every alarm on the way to
+// retry the due backends.
+func (d *directRunner) advance(dur time.Duration) error {
+	end := d.clk.Now().Add(dur)
+	for range maxDirectAlarmRounds {
+		intents, err := d.sched.List(d.ctx)
+		if err != nil {
+			return err
+		}
+		at, ok := d.rule.Next(intents)
+		if !ok || at.After(end) {
+			d.move(end)
+			return nil
+		}
+		if err := d.fire(at, intents); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("scenarios: direct runner: %d alarms in one advance", maxDirectAlarmRounds)
+}
+
+// fire moves to the alarm at and retries every backend due then.
+func (d *directRunner) fire(at time.Time, intents []scheduler.Intent) error {
+	now := d.clk.Now()
+	if at.After(now) {
+		d.move(at)
+		now = at
+	}
+	for _, b := range d.rule.Due(intents, now) {
+		_, _ = d.ws.RetryPendingSync(d.ctx, b, d.budget)
+	}
+	d.rule.Handled = now
+	return nil
+}
+
+func (d *directRunner) move(t time.Time) {
+	if t.After(d.clk.Now()) {
+		d.clk.moveTo(t)
+		d.moves++
+	}
+}
+
+func (d *directRunner) restartHost() error {
+	for _, c := range d.containers {
+		c.DropConnections()
+	}
+	return d.start()
+}
+
+// tail is the liveness tail without its checks: faults off, every alarm
+// drained, then a pull, push and pull of every backend.
+func (d *directRunner) tail() error {
+	for _, c := range d.containers {
+		c.SetFaults(false)
+	}
+	for range maxDirectAlarmRounds {
+		intents, err := d.sched.List(d.ctx)
+		if err != nil {
+			return err
+		}
+		at, ok := d.rule.Next(intents)
+		if !ok {
+			break
+		}
+		if err := d.fire(at, intents); err != nil {
+			return err
+		}
+	}
+	maxDelay := d.s.Config.Retry.MaxDelay
+	if maxDelay == 0 {
+		maxDelay = time.Minute
+	}
+	if err := d.advance(maxDelay); err != nil {
+		return err
+	}
+	for _, b := range d.names {
+		_, _ = d.ws.Pull(d.ctx, b)
+		_, _ = d.ws.Push(d.ctx, b)
+		_, _ = d.ws.Pull(d.ctx, b)
+	}
+	return nil
+}

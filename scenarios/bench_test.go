@@ -1,0 +1,53 @@
+package scenarios
+
+import "testing"
+
+// benchSeeds is the seed ring the run benchmarks cycle through, so one
+// benchmark iteration is one default scenario and the mix is stable.
+const benchSeeds = 256
+
+func benchScenarios(c Config) []Scenario {
+	out := make([]Scenario, benchSeeds)
+	for i := range out {
+		out[i] = FromSeed(uint64(i+1), c)
+	}
+	return out
+}
+
+// BenchmarkRunDefault is one default scenario (2 backends, 30 ops, memory
+// store) through the whole harness: SUT, model, trace, liveness tail.
+func BenchmarkRunDefault(b *testing.B) {
+	ss := benchScenarios(DefaultConfig)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := Run(ss[i%len(ss)], RunOptions{TraceKeep: BenchTraceKeep}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDirect is the same scenarios applied straight to the SUT (the
+// floor of the overhead ratio).
+func BenchmarkDirect(b *testing.B) {
+	ss := benchScenarios(DefaultConfig)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := RunDirect(ss[i%len(ss)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestRunDirectAllDefaultSeeds(t *testing.T) {
+	for seed := uint64(1); seed <= 200; seed++ {
+		st, err := RunDirect(FromSeed(seed, DefaultConfig))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if st.SimDuration <= 0 {
+			t.Fatalf("seed %d: no virtual time passed", seed)
+		}
+	}
+}
