@@ -40,29 +40,19 @@ func failingSeed(t testing.TB, bug string) (Scenario, string) {
 // planted bug to reach its fixed point, small enough to keep the suite fast.
 const shrinkTestRuns = 600
 
-// describeScenario prints a scenario for a failure message.
-func describeScenario(s Scenario) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "seed=%d backends=%d max-entries=%d profile=%s\n", s.Seed, s.Config.Backends, s.Config.MaxEntries, s.Profile)
-	for _, o := range s.Ops {
-		b.WriteString(o.String() + "\n")
-	}
-	return b.String()
-}
-
 func TestShrinkPlantedBugs(t *testing.T) {
 	for _, bug := range []string{"single-alarm", "zero-based-attempts", "exhausted-clears", "forgetful-scheduler"} {
 		t.Run(bug, func(t *testing.T) {
 			s, prop := failingSeed(t, bug)
-			input := describeScenario(s)
+			input := Format(s)
 			got, st, err := Shrink(s, prop, ShrinkOptions{MaxRuns: shrinkTestRuns})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(input, describeScenario(s)); d != "" {
+			if d := cmp.Diff(input, Format(s)); d != "" {
 				t.Errorf("Shrink modified its input (-before +after):\n%s", d)
 			}
-			t.Logf("seed %d: %s\n%s", s.Seed, st, describeScenario(got))
+			t.Logf("seed %d: %s\n%s", s.Seed, st, Format(got))
 			if st.Property != prop {
 				t.Errorf("stats property %q, want %q", st.Property, prop)
 			}
@@ -77,6 +67,15 @@ func TestShrinkPlantedBugs(t *testing.T) {
 			}
 			if err := got.Validate(); err != nil {
 				t.Errorf("shrunk scenario invalid: %v", err)
+			}
+			// The result is what a corpus file holds: it must print and
+			// parse back exactly.
+			back, err := Parse(Format(got))
+			if err != nil {
+				t.Fatalf("parse the shrunk scenario: %v", err)
+			}
+			if d := cmp.Diff(Format(got), Format(back)); d != "" || back.Config != got.Config || back.Profile != got.Profile {
+				t.Errorf("shrunk scenario does not round-trip (-printed +reparsed):\n%s", d)
 			}
 			// The result must fail under the caller's options, tail included.
 			r, err := Run(got, RunOptions{})
