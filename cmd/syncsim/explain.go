@@ -100,7 +100,7 @@ type exItem struct {
 
 // Layout constants, in pixels.
 const (
-	exTop       = 48 // the axis band above the lanes
+	exTop       = 62 // the axis band above the lanes
 	exRowH      = 18
 	exLaneGap   = 8
 	exLeft      = 24
@@ -146,8 +146,8 @@ func buildExplainPage(s scenarios.Scenario, r scenarios.Result) explainPage {
 		p.Lines = append(p.Lines, explainLine{No: l.no, Raw: l.raw, Class: listClass(&l)})
 	}
 	p.Config = explainConfig(s, p.Headers)
-	for i, op := range s.Ops {
-		p.Ops = append(p.Ops, fmt.Sprintf("%2d  %s", i+1, op))
+	for _, op := range s.Ops {
+		p.Ops = append(p.Ops, op.String())
 	}
 	p.Stats = explainStats(r.Stats)
 	if v := r.Violation; v != nil {
@@ -805,18 +805,14 @@ func (lo *explainLayout) intentBars(is *intentSpan, endX, attempts int) {
 	if is.end < 0 {
 		open = " open"
 	}
-	exhausted := ""
-	if is.in.attempt >= attempts {
-		exhausted = " exhausted"
-	}
 	if bx := min(nb, xe); bx > x1 || nb <= x1 {
 		if nb > x1 {
-			lo.bar(is.lane, "intent", "intent backoff"+exhausted, "a"+a+" backoff", "backoff window "+fmtMS(sl.ms)+" → "+fmtMS(is.in.notBefore)+"\n"+tip, x1, bx, nos...)
+			lo.bar(is.lane, "intent", "intent backoff", "a"+a+" backoff", "backoff window "+fmtMS(sl.ms)+" → "+fmtMS(is.in.notBefore)+"\n"+tip, x1, bx, nos...)
 		}
 	}
 	if xe > nb {
 		from := max(nb, x1)
-		lo.bar(is.lane, "intent", "intent due"+open+exhausted, "a"+a+" due", "due since "+fmtMS(is.in.notBefore)+", waiting for a retry\n"+tip, from, xe, nos...)
+		lo.bar(is.lane, "intent", "intent due"+open, "a"+a+" due", "due since "+fmtMS(is.in.notBefore)+", waiting for a retry\n"+tip, from, xe, nos...)
 	}
 }
 

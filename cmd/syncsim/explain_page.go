@@ -24,12 +24,14 @@ code, pre, .mono { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; 
 .banner.bad b { color: var(--bad); }
 .banner.ok { background: #e6f5ec; border: 1px solid var(--ok); }
 .banner pre { margin: 6px 0 0; white-space: pre-wrap; max-height: 10em; overflow: auto; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
+dl.facts { font-size: 12px; display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
 dl.facts dd span { display: inline-block; margin-right: 12px; }
 details { margin: 6px 0; }
-pre.ops { margin: 4px 0; max-height: 14em; overflow: auto; background: var(--lane); padding: 6px 8px; border-radius: 4px; }
+ol.ops { margin: 0 18px; padding: 6px 8px 6px 44px; columns: 6 210px; column-gap: 28px; background: var(--lane); border-radius: 4px;
+  font: 11px/1.5 "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+ol.ops li { white-space: pre; break-inside: avoid; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 8px 18px; color: var(--muted); align-items: center; }
 .legend svg { vertical-align: middle; margin-right: 4px; }
 .controls { padding: 2px 18px 6px; color: var(--muted); }
@@ -45,7 +47,8 @@ svg text { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-siz
 .lanename { font-size: 13px; font-weight: bold; fill: var(--fg); }
 .rowname { fill: var(--muted); }
 .tick { stroke: #dfe3ea; stroke-width: 1; }
-.tick.extra { stroke: #f0d9a8; stroke-dasharray: 2 3; }
+.tick.extra { stroke: #efc46a; stroke-dasharray: 2 3; }
+.ticklabel.extra { fill: #b07500; }
 .ticklabel { fill: var(--muted); }
 .item { cursor: pointer; }
 .item text { pointer-events: none; }
@@ -70,7 +73,6 @@ svg text { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-siz
 .intent.backoff .lbl.in { fill: #6b4a00; }
 .intent.due rect { fill: var(--pend); }
 .intent.due.open rect { stroke: var(--bad); stroke-width: 2; stroke-dasharray: 4 2; }
-.intent.exhausted rect { fill: var(--exh); }
 .store-clear rect { fill: var(--fg); }
 .fault path { fill: #f06a28; stroke: #8f2a00; stroke-width: 1; }
 .fault .lbl { fill: #a23b00; }
@@ -118,8 +120,6 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
 <dt>trace hash</dt><dd class="mono" id="hash">{{.Hash}}</dd>
 <dt>stats</dt><dd class="mono">{{range .Stats}}<span>{{.}}</span>{{end}}</dd>
 </dl>
-<details{{if le (len .Ops) 40}} open{{end}}><summary>ops ({{len .Ops}})</summary><pre class="ops">{{range .Ops}}{{.}}
-{{end}}</pre></details>
 </header>
 <div class="legend">
 <span><svg width="26" height="12"><rect x="1" y="1" width="24" height="10" rx="2" fill="#2f9e5b"/></svg>exec / retry &rarr; complete</span>
@@ -139,6 +139,8 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
 <span class="note">&nbsp; Time runs left to right on a compressed scale (gaps grow with the log of elapsed virtual time); events at one instant are spread out in trace order. Hover a mark for its trace lines, click to find them below.</span></div>
 <div class="timeline" id="timeline"><svg id="labels" width="150" height="10"></svg><div class="scroll" id="scroll"><svg id="tl" width="10" height="10"></svg></div></div>
 <div id="tip" hidden></div>
+<h2>ops <span class="note">({{len .Ops}}, as the scenario file lists them)</span></h2>
+<ol class="ops" id="ops">{{range .Ops}}<li>{{.}}</li>{{end}}</ol>
 <h2>trace{{if .Dropped}} <span class="note">({{.Dropped}} earlier lines not kept)</span>{{end}}</h2>
 <ol class="trace" id="trace">
 {{range $i, $h := .Headers}}<li class="hdr" value="{{$i | inc}}">{{$h}}</li>
@@ -174,7 +176,8 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
   function drawLabels() {
     labels.textContent = '';
     labels.setAttribute('height', D.height);
-    el(labels, 'text', { x: 8, y: 14, 'class': 'rowname' }, 'virtual time');
+    el(labels, 'text', { x: 142, y: 12, 'class': 'rowname', 'text-anchor': 'end' }, 'virtual time');
+    el(labels, 'text', { x: 142, y: 24, 'class': 'ticklabel extra', 'text-anchor': 'end' }, 'due / alarm times');
     D.lanes.forEach(function (ln, i) {
       el(labels, 'rect', { x: 0, y: ln.y, width: 150, height: ln.h, 'class': 'lane' + (ln.host ? ' lane-host' : '') + (i % 2 ? ' odd' : '') });
       el(labels, 'text', { x: 8, y: ln.y + 18, 'class': 'lanename', 'data-lane': ln.name }, ln.host ? 'host' : 'backend ' + ln.name);
@@ -199,14 +202,14 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
       ln.rows.forEach(function (r, j) { if (j > 0) el(lanesG, 'line', { x1: 0, x2: W, y1: r.y, y2: r.y, 'class': 'rowline' }); });
     });
     var ticks = el(tl, 'g', { 'class': 'ticks' });
-    var lastEnd = -1e9;
+    var lastEnd = [-1e9, -1e9];
     D.ticks.forEach(function (t) {
-      var x = X(t.x);
-      var labelled = !t.extra && x >= lastEnd;
-      el(ticks, 'line', { x1: x, x2: x, y1: labelled ? 18 : 24, y2: H, 'class': t.extra ? 'tick extra' : 'tick' });
+      var x = X(t.x), row = t.extra ? 1 : 0;
+      var labelled = x >= lastEnd[row];
+      el(ticks, 'line', { x1: x, x2: x, y1: labelled ? 4 + row * 12 : 28, y2: H, 'class': t.extra ? 'tick extra' : 'tick' });
       if (labelled) {
-        el(ticks, 'text', { x: x + 2, y: 14, 'class': 'ticklabel' }, t.label);
-        lastEnd = x + textW(t.label) + 10;
+        el(ticks, 'text', { x: x + 3, y: 12 + row * 12, 'class': t.extra ? 'ticklabel extra' : 'ticklabel' }, t.label);
+        lastEnd[row] = x + textW(t.label) + 10;
       }
     });
     var items = el(tl, 'g', { 'class': 'items' });
@@ -241,11 +244,11 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
           el(g, 'rect', { x: x - 3, y: y + 2, width: 6, height: 14, fill: 'transparent' });
           break;
         case 'vline':
-          el(g, 'line', { x1: x, x2: x, y1: 20, y2: H, 'class': 'v' });
-          el(g, 'line', { x1: x, x2: x, y1: 20, y2: H, 'class': 'hit' });
+          el(g, 'line', { x1: x, x2: x, y1: 30, y2: H, 'class': 'v' });
+          el(g, 'line', { x1: x, x2: x, y1: 30, y2: H, 'class': 'hit' });
           var tw = textW(l) + 8, lv = x - 4 > vlevels[0] ? 0 : (x - 4 > vlevels[1] ? 1 : -1);
           if (l && lv >= 0) {
-            var ty = 22 + lv * 12;
+            var ty = 31 + lv * 14;
             var tx = x + tw + 4 > W ? x - tw - 2 : x + 3;
             if (it.k.indexOf('violation') >= 0) el(g, 'rect', { x: tx - 1, y: ty - 1, width: tw, height: 13, rx: 2, 'class': 'vbg' });
             el(g, 'text', { x: tx + 3, y: ty + 9 }, l);

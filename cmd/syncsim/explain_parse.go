@@ -103,10 +103,13 @@ func nextField(s string) (field, rest string) {
 			}
 		}
 	}
-	if i := strings.IndexByte(s, ' '); i >= 0 {
-		return s[:i], s[i+1:]
-	}
-	return s, ""
+	return cutSpace(s)
+}
+
+// cutSpace splits s at its first space.
+func cutSpace(s string) (head, rest string) {
+	head, rest, _ = strings.Cut(s, " ")
+	return head, rest
 }
 
 // parseDetails reads key=value details; a value may be a Go-quoted string
@@ -141,10 +144,7 @@ func parseDetails(s string) []kv {
 				continue
 			}
 		}
-		val, rest := v, ""
-		if i := strings.IndexByte(v, ' '); i >= 0 {
-			val, rest = v[:i], v[i+1:]
-		}
+		val, rest := cutSpace(v)
 		out = append(out, kv{k, val})
 		s = rest
 	}
@@ -182,10 +182,7 @@ func callTokens(s string) []string {
 			s = s[n:]
 			continue
 		}
-		f, rest := s, ""
-		if i := strings.IndexByte(s, ' '); i >= 0 {
-			f, rest = s[:i], s[i+1:]
-		}
+		f, rest := cutSpace(s)
 		out = append(out, f)
 		s = rest
 	}

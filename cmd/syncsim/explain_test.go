@@ -7,8 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/syncsim/syncsim/scenarios"
+	"github.com/syncsim/syncsim/sim"
 )
 
 // explainFailingRun finds the first seed from 1 whose run fails under the
@@ -104,4 +106,64 @@ func TestExplainHTMLFailingRun(t *testing.T) {
 // template_escape is html/template's escaping of text in an element.
 func template_escape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;", "\x00", "\uFFFD").Replace(s)
+}
+
+func TestExplainParseTraceLine(t *testing.T) {
+	l := parseTraceLine(7, `+0000003.600 #5.exec.b0 exec-result error="pull failed: a \"b\" c" exit=0 sync=pending`)
+	if !l.ok || l.ms != 3600 || l.actor != "#5.exec.b0" || l.event != "exec-result" {
+		t.Fatalf("read %+v", l)
+	}
+	if got := l.get("error"); got != `pull failed: a "b" c` {
+		t.Errorf("error=%q", got)
+	}
+	if l.get("sync") != "pending" || l.get("exit") != "0" || laneOf(l.actor) != "b0" || actorKind(l.actor) != "exec" {
+		t.Errorf("details %+v", l.kv)
+	}
+
+	st := parseTraceLine(8, `+0000034.200 #11.exec.b1 store #10 #11.exec.b1 store-schedule b1 {backend b1 runtime b1-rt1 target {4,"/a b"} attempt 2 notBefore 1767225635200}`)
+	if callOp(st.call) != "store-schedule" || laneOfLine(&st) != "b1" {
+		t.Fatalf("store call %q", st.call)
+	}
+	in := parseIntent(intentToken(st.call), 1767225600000)
+	if !in.ok || in.attempt != 2 || in.notBefore != 35200 || in.runtime != "b1-rt1" || in.target != `{4,"/a b"}` {
+		t.Errorf("intent %+v", in)
+	}
+
+	rt := parseTraceLine(9, `+0000003.100 #3.exec.b1 rt #16 #3.exec.b1 stream-next conn 2 rt b1-rt1 stream 2 served 1 fault transport-mid-stream err "injected: closed mid-stream"`)
+	if callOp(rt.call) != "stream-next" || after(rt.call, "fault") != "transport-mid-stream" || after(rt.call, "err") != "injected: closed mid-stream" || after(rt.call, "stream") != "2" {
+		t.Errorf("rt call %q", rt.call)
+	}
+
+	host := parseTraceLine(10, `+0000000.200 - fault backend=b0 kind=restart`)
+	if laneOfLine(&host) != "b0" || host.get("kind") != "restart" {
+		t.Errorf("host fault %+v", host)
+	}
+	for _, bad := range []string{"", "seed 4", "garbage line here", "+12.3 - x", "+0000001.000"} {
+		if l := parseTraceLine(1, bad); l.ok {
+			t.Errorf("%q read as an event: %+v", bad, l)
+		}
+	}
+}
+
+// A trace with unreadable lines, unknown events and a lane the config does
+// not name still renders, with every line listed.
+func TestExplainHTMLOddTrace(t *testing.T) {
+	tr := sim.NewTrace(sim.Epoch)
+	tr.Header("seed 1")
+	tr.Add(sim.Epoch, "", "host-start", "n=1")
+	tr.Add(sim.Epoch.Add(time.Second), "#1.exec.b7", "start", "op=exec", "mode=wait", "writes=1")
+	tr.Add(sim.Epoch.Add(time.Second), "#1.exec.b7", "rt", `#1 #1.exec.b7 fetch conn 1 rt r stream 3 after {0,null} current {1,null} appliedPush {0,null} rev 1`)
+	tr.Add(sim.Epoch.Add(2*time.Second), "", "mystery", "x=<script>alert(1)</script>")
+	tr.Add(sim.Epoch.Add(3*time.Second), "", "host-restart", "cut=1")
+	s := scenarios.Scenario{Seed: 1, Config: scenarios.Config{Backends: 1, Scheduler: "memory"}}
+	r := scenarios.Result{Trace: tr, Hash: tr.Hash(), Violation: &sim.Violation{Property: "model", Detail: "a </script> detail", At: 3 * time.Second}}
+	html := string(renderExplain(t, s, r))
+	for _, want := range []string{`"name":"b0"`, `"name":"b7"`, `"k":"vline restart"`, `"k":"vline violation"`, `"k":"op op-exec out-cut"`, "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "<script>alert") || strings.Count(html, "</script>") != 1 {
+		t.Error("trace text reached the page unescaped")
+	}
 }

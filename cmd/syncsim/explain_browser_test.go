@@ -1,0 +1,127 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// chromiumBin is Debian's chromium, where installed (apt-get install chromium).
+func chromiumBin() string {
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// runChromium runs headless chromium on url with extra flags and returns its
+// stdout and stderr. Every process it starts is killed on the timeout.
+func runChromium(t *testing.T, bin, profile, url string, extra ...string) (stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := append([]string{
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage", "--hide-scrollbars",
+		"--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+	}, extra...)
+	args = append(args, url)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("chromium timed out after 90s; stderr:\n%s", tail(errb.String(), 40))
+	}
+	if err != nil {
+		t.Fatalf("chromium %v: %v; stderr:\n%s", extra, err, tail(errb.String(), 40))
+	}
+	return out.String(), errb.String()
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
+}
+
+// TestExplainHTMLChromium loads the page of a failing run in headless
+// Chromium: its script must build every lane and the violation marker
+// without an error. SYNCSIM_EXPLAIN_SCREENSHOT=path keeps a screenshot.
+func TestExplainHTMLChromium(t *testing.T) {
+	bin := chromiumBin()
+	if bin == "" {
+		t.Skip("chromium not installed: apt-get install chromium")
+	}
+	s, r := explainFailingRun(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "explain.html")
+	if err := os.WriteFile(page, renderExplain(t, s, r), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + page
+
+	dom, stderr := runChromium(t, bin, filepath.Join(dir, "profile"), url, "--dump-dom")
+	body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
+	if body == "" {
+		t.Fatalf("no <body> in the dumped DOM; stderr:\n%s", tail(stderr, 40))
+	}
+	if m := regexp.MustCompile(`data-error="([^"]*)"`).FindStringSubmatch(body); m != nil {
+		t.Fatalf("the page's script failed: %s", m[1])
+	}
+	if !strings.Contains(body, `data-ready="ok"`) {
+		t.Fatalf("the page's script did not finish (body %s); stderr:\n%s", body, tail(stderr, 40))
+	}
+	if strings.Contains(stderr, "Uncaught") {
+		t.Errorf("script error on the console:\n%s", tail(stderr, 40))
+	}
+	var lanes []string
+	for b := range s.Config.Backends {
+		lanes = append(lanes, "b"+string(rune('0'+b)))
+	}
+	lanes = append(lanes, "host")
+	if want := `data-lanes="` + strings.Join(lanes, " ") + `"`; !strings.Contains(body, want) {
+		t.Errorf("body %s lacks %s", body, want)
+	}
+	for _, l := range lanes {
+		if !strings.Contains(dom, `data-lane="`+l+`"`) {
+			t.Errorf("no lane %s drawn", l)
+		}
+	}
+	for _, want := range []string{`class="item vline violation`, `class="item op op-exec`, `class="item fault`, `VIOLATION ` + r.Violation.Property} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the drawn timeline lacks %q", want)
+		}
+	}
+
+	shot := filepath.Join(dir, "explain.png")
+	runChromium(t, bin, filepath.Join(dir, "profile"), url, "--screenshot="+shot, "--window-size=1400,900")
+	png, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 10_000 {
+		t.Fatalf("screenshot is not a plausible PNG (%d bytes)", len(png))
+	}
+	if keep := os.Getenv("SYNCSIM_EXPLAIN_SCREENSHOT"); keep != "" {
+		if err := os.WriteFile(keep, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot kept at %s", keep)
+	}
+}
