@@ -3,10 +3,12 @@ package scenarios
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,6 +97,15 @@ func parseCases(source, text string) ([]Case, error) {
 			return nil, &ParseError{Pos: source + ":" + strconv.Itoa(i+1), Err: fmt.Errorf("line longer than %d bytes", bufio.MaxScanTokenSize-1)}
 		}
 	}
+	markFlagsParsed.Do(func() {
+		// NB: datadriven asks testing.Verbose, which panics until the
+		// global flag set is parsed. A test binary has parsed it; a
+		// command that has not gets it marked parsed with no arguments (a
+		// later flag.Parse still reads os.Args).
+		if !flag.Parsed() {
+			_ = flag.CommandLine.Parse(nil)
+		}
+	})
 	var cases []Case
 	var errs []error
 	tb := &collectTB{}
@@ -120,12 +131,29 @@ func parseCases(source, text string) ([]Case, error) {
 		})
 	}()
 	for _, m := range tb.msgs {
-		errs = append(errs, fmt.Errorf("%s", renameSource(m, source)))
+		errs = append(errs, datadrivenError(renameSource(m, source), source))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return cases, nil
+}
+
+var markFlagsParsed sync.Once
+
+// datadrivenError makes a message datadriven reported through Fatal a
+// *ParseError: datadriven starts its messages with "file:line: " (some
+// with a newline first); one that does not is placed at the file.
+func datadrivenError(msg, source string) error {
+	msg = strings.TrimSpace(msg)
+	if rest, ok := strings.CutPrefix(msg, source+":"); ok {
+		if i := strings.Index(rest, ": "); i > 0 {
+			if _, err := strconv.Atoi(rest[:i]); err == nil {
+				return &ParseError{Pos: source + ":" + rest[:i], Err: errors.New(rest[i+2:])}
+			}
+		}
+	}
+	return &ParseError{Pos: source, Err: errors.New(msg)}
 }
 
 // renameSource replaces datadriven's "<string>" source name by source.
@@ -163,12 +191,15 @@ func (c *collectTB) Fatalf(f string, args ...any) {
 	c.record(fmt.Sprintf(f, args...))
 	panic(stopParse{})
 }
-func (c *collectTB) Fail()                                 { c.failed = true }
-func (c *collectTB) FailNow()                              { c.failed = true; panic(stopParse{}) }
-func (c *collectTB) Failed() bool                          { return c.failed }
-func (c *collectTB) Skipped() bool                         { return false }
-func (c *collectTB) Name() string                          { return "scenarios.Parse" }
-func (c *collectTB) Run(_ string, f func(testing.TB)) bool { f(c); return !c.failed }
+func (c *collectTB) Fail()         { c.failed = true }
+func (c *collectTB) FailNow()      { c.failed = true; panic(stopParse{}) }
+func (c *collectTB) Failed() bool  { return c.failed }
+func (c *collectTB) Skipped() bool { return false }
+func (c *collectTB) Name() string  { return "scenarios.Parse" }
+
+// Run runs a datadriven "subtest" block in place (datadriven looks for
+// exactly this signature).
+func (c *collectTB) Run(_ string, f func(testing.TB)) { f(c) }
 
 // parseTestData turns one datadriven case into a Scenario. pos is the
 // case's "file:line"; lines is the whole file (nil when unknown), used to

@@ -1,0 +1,252 @@
+package scenarios
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/workspace"
+	"pgregory.net/rapid"
+)
+
+// scenarioCmp compares scenarios: a nil and an empty op list are the same
+// scenario, and Profile is compared as the comparable value it is.
+var scenarioCmp = []cmp.Option{
+	cmpopts.EquateEmpty(),
+	cmp.Comparer(func(a, b faults.Profile) bool { return a == b }),
+}
+
+// checkRoundTrip asserts Parse(Format(s)) == s, and that printing again
+// gives the same text.
+func checkRoundTrip(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, s Scenario) {
+	t.Helper()
+	text := Format(s)
+	got, err := Parse(text)
+	if err != nil {
+		t.Fatalf("Parse(Format(s)) failed: %v\n%s", err, text)
+	}
+	if d := cmp.Diff(s, got, scenarioCmp...); d != "" {
+		t.Fatalf("Parse(Format(s)) != s (-want +got):\n%s\n%s", d, text)
+	}
+	if again := Format(got); again != text {
+		t.Fatalf("Format is not stable:\n%s\nthen\n%s", text, again)
+	}
+}
+
+// TestRoundTripGenerated checks the round trip on what the generator
+// draws: FromSeed under rapid-drawn seeds and configs.
+func TestRoundTripGenerated(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := Config{
+			Backends:  rapid.IntRange(1, 4).Draw(t, "backends"),
+			Steps:     rapid.IntRange(0, 40).Draw(t, "steps"),
+			Scheduler: rapid.SampledFrom([]string{"memory", "sqlite"}).Draw(t, "scheduler"),
+			Bug:       rapid.SampledFrom(append([]string{""}, bugNameList()...)).Draw(t, "bug"),
+		}
+		checkRoundTrip(t, FromSeed(rapid.Uint64().Draw(t, "seed"), c))
+	})
+}
+
+// TestRoundTripBuilt checks the round trip on scenarios built op by op,
+// with values the generator never draws (long durations, odd profile
+// probabilities, empty groups, many backends).
+func TestRoundTripBuilt(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		checkRoundTrip(t, drawScenario(t))
+	})
+}
+
+func bugNameList() []string {
+	out := make([]string, len(Bugs))
+	for i, b := range Bugs {
+		out[i] = b.Name
+	}
+	return out
+}
+
+func drawScenario(t *rapid.T) Scenario {
+	backends := rapid.IntRange(1, maxBackends).Draw(t, "backends")
+	s := Scenario{
+		Seed: rapid.Uint64().Draw(t, "seed"),
+		Config: Config{
+			Backends:  backends,
+			Scheduler: rapid.SampledFrom([]string{"memory", "sqlite"}).Draw(t, "scheduler"),
+			Bug:       rapid.SampledFrom(append([]string{""}, bugNameList()...)).Draw(t, "bug"),
+			Retry: workspace.RetryOptions{
+				InitialDelay: time.Duration(rapid.Int64Range(0, 1<<50).Draw(t, "initial")),
+				MaxDelay:     time.Duration(rapid.Int64Range(0, 1<<50).Draw(t, "max")),
+				MaxAttempts:  rapid.IntRange(0, 1000).Draw(t, "attempts"),
+			},
+			MaxEntries: rapid.IntRange(0, 1000).Draw(t, "maxEntries"),
+		},
+	}
+	for _, k := range faults.Kinds() {
+		if rapid.Bool().Draw(t, "on "+k.String()) {
+			s.Profile.Set(k, rapid.Float64Range(1e-9, 1).Draw(t, k.String()))
+		}
+	}
+	s.Ops = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Op { return drawOp(t, backends, false) }), 0, 12).Draw(t, "ops")
+	s.Config.Steps = len(s.Ops)
+	return s
+}
+
+func drawOp(t *rapid.T, backends int, inGroup bool) Op {
+	kinds := []OpKind{OpExec, OpWrite, OpRetry, OpHostRestart}
+	if !inGroup {
+		kinds = append(kinds, OpAdvance, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpGroup)
+	}
+	op := Op{Kind: rapid.SampledFrom(kinds).Draw(t, "kind")}
+	switch op.Kind {
+	case OpExec:
+		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
+		op.Mode = rapid.SampledFrom([]Mode{Wait, Defer}).Draw(t, "mode")
+		op.Writes = rapid.IntRange(0, maxExecWrites).Draw(t, "writes")
+	case OpRetry:
+		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
+		op.Early = rapid.Bool().Draw(t, "early")
+	case OpLoseIdentity:
+		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
+		op.None = rapid.Bool().Draw(t, "none")
+	case OpWrite, OpCrash, OpRestart, OpTruncate:
+		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
+	case OpAdvance:
+		op.Dur = time.Duration(rapid.Int64Range(1, 1<<50).Draw(t, "dur"))
+	case OpGroup:
+		op.Ops = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Op { return drawOp(t, backends, true) }), 0, 4).Draw(t, "members")
+	}
+	return op
+}
+
+// validRun is a directive line the error cases below start from.
+const validRun = "run seed=1 backends=2 scheduler=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0\n"
+
+// TestParseErrors checks that every kind of stale or broken text is an
+// error naming the line at fault — never a panic.
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"unknown op", validRun + "profile off\nexec b0 wait writes=1\nfrobnicate b0\n", `<string>:4: unknown op "frobnicate"`},
+		{"removed config key", "run seed=1 backends=2 budget=3\nprofile off\n", `<string>:1: unknown key "budget"`},
+		{"bad duration in directive", "run seed=1 backends=2 initial=5 seconds\nprofile off\n", `<string>:1: initial=5: not a duration`},
+		{"bad advance", validRun + "profile off\n\n# a comment\nadvance 5sec\n", `<string>:5: advance 5sec: not a duration`},
+		{"zero advance", validRun + "profile off\nadvance 0s\n", `<string>:3: advance 0s: needs a positive duration`},
+		{"backend out of range", validRun + "profile off\nexec b2 wait writes=1\n", `<string>:3: backend b2 out of range: the run has backends=2`},
+		{"not a backend", validRun + "profile off\nwrite x0\n", `<string>:3: want a backend bN, got "x0"`},
+		{"malformed profile token", validRun + "profile crash=0.1 transport-connect\n", `<string>:2: faults: profile token "transport-connect": want kind=value`},
+		{"unknown fault kind", validRun + "profile meteor=0.5\n", `<string>:2: faults: profile token "meteor=0.5": unknown fault kind`},
+		{"profile above 1", validRun + "profile crash=2\n", `value must be a number in (0,1]`},
+		{"empty profile", validRun + "profile\n", `<string>:2: empty profile`},
+		{"missing profile", validRun + "exec b0 wait writes=1\n", `<string>:2: the first input line must be the swarm profile`},
+		{"no input", validRun, `<string>:1: missing the profile line`},
+		{"group without end", validRun + "profile off\ngroup\n  exec b0 wait writes=1\n", `<string>:3: group has no end`},
+		{"nested group", validRun + "profile off\ngroup\ngroup\nend\n", `<string>:4: groups do not nest`},
+		{"fault op in group", validRun + "profile off\ngroup\n  crash b0\nend\n", `<string>:4: crash cannot run inside a group`},
+		{"end without group", validRun + "profile off\nend\n", `<string>:3: end without a group`},
+		{"extra word", validRun + "profile off\nretry b0 early late\n", `<string>:3: unexpected "late" in retry`},
+		{"wait and defer", validRun + "profile off\nexec b0 wait defer\n", `<string>:3: exec is either wait or defer`},
+		{"negative writes", validRun + "profile off\nexec b0 wait writes=-1\n", `<string>:3: writes=-1: out of range`},
+		{"unknown bug", "run seed=1 backends=1 bug=off-by-two\nprofile off\n", `<string>:1: bug=off-by-two: unknown planted bug`},
+		{"unknown scheduler", "run seed=1 backends=1 scheduler=redis\nprofile off\n", `<string>:1: scheduler=redis: unknown scheduler`},
+		{"too many backends", "run seed=1 backends=100000\nprofile off\n", `<string>:1: backends=100000: out of range`},
+		{"missing seed", "run backends=1\nprofile off\n", `<string>:1: missing key seed`},
+		{"key twice", "run seed=1 seed=2 backends=1\nprofile off\n", `<string>:1: key seed given twice`},
+		{"key without value", "run seed backends=1\nprofile off\n", `<string>:1: key seed needs exactly one value`},
+		{"unknown directive", "replay seed=1\nprofile off\n", `<string>:1: unknown directive "replay"`},
+		{"datadriven syntax", "run seed=(1, backends=1\nprofile off\n", `<string>:1: cannot parse directive`},
+		{"two cases", validRun + "profile off\n----\n\n" + validRun + "profile off\n", `want exactly one "run" case, found 2`},
+		{"empty", "", `want exactly one "run" case, found 0`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.text)
+			if err == nil {
+				t.Fatalf("Parse accepted:\n%s", tc.text)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q\ndoes not contain %q", err, tc.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *ParseError", err)
+			}
+		})
+	}
+}
+
+// TestParseFile checks that every bad case of a file is reported with its
+// file:line, that good cases carry their position and expected block, and
+// that a file without a case is an error.
+func TestParseFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	text := "# comment\n" + validRun + "profile off\nexec b1 defer writes=2\n----\nok\n\n" +
+		"run seed=2 backends=1 \\\n  attempts=3\n\nprofile crash=0.5\n  advance 1s\n"
+	if err := os.WriteFile(good, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := ParseFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 || cases[0].Pos != good+":2" || cases[0].Expected != "ok\n" || cases[1].Pos != good+":8" {
+		t.Fatalf("cases: %+v", cases)
+	}
+	if got := cases[1].Scenario; got.Config.Retry.MaxAttempts != 3 || got.Ops[0].Dur != time.Second || got.Profile != faults.Only(faults.Crash, 0.5) {
+		t.Fatalf("second case: %+v", got)
+	}
+
+	bad := filepath.Join(dir, "bad.txt")
+	text = validRun + "profile off\nexec b0 wait writes=1\n----\nok\n\n" +
+		validRun + "profile off\nexec b9 wait writes=1\n----\n\n" +
+		"run seed=1 backends=1\n\n\nprofile off\nadvance never\n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseFile(bad)
+	if err == nil {
+		t.Fatal("ParseFile accepted a broken file")
+	}
+	for _, want := range []string{bad + ":9: backend b9 out of range", bad + ":16: advance never: not a duration"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q\ndoes not contain %q", err, want)
+		}
+	}
+
+	empty := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(empty, []byte("# only a comment\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseFile(empty); err == nil || !strings.Contains(err.Error(), empty+":1: no scenario") {
+		t.Fatalf("empty file: %v", err)
+	}
+	if _, err := ParseFile(filepath.Join(dir, "missing.txt")); err == nil {
+		t.Fatal("ParseFile of a missing file succeeded")
+	}
+}
+
+// TestParseLiberal checks what Parse accepts beyond Format's exact form:
+// optional words in any order, defaults for omitted ones, comments and
+// indentation.
+func TestParseLiberal(t *testing.T) {
+	s, err := Parse("run backends=1 seed=7\n\n  profile off\n# note\nexec b0 writes=2 defer\nretry b0\n  advance 1m30s\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Scenario{Seed: 7, Config: Config{Backends: 1, Scheduler: "memory", Steps: 3}, Ops: []Op{
+		{Kind: OpExec, Mode: Defer, Writes: 2},
+		{Kind: OpRetry},
+		{Kind: OpAdvance, Dur: 90 * time.Second},
+	}}
+	if d := cmp.Diff(want, s, scenarioCmp...); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+}
