@@ -16,7 +16,7 @@ const schemaVersion = 1
 var ErrSchemaVersion = errors.New("unsupported scheduler schema version")
 
 // The table keeps each optional field absent-or-present in its own
-// nullable column: runtime_id NULL is "no runtime id" (distinct from ''),
+// nullable column: runtime_id NULL is "no runtime id" (distinct from the empty string),
 // target_rev NULL is "unfenced", and target_has_path says whether the
 // target's path is null (distinct from the path ""). not_before holds Unix
 // nanoseconds, so NotBefore survives to the nanosecond.

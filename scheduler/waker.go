@@ -1,0 +1,198 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/benbjohnson/clock"
+)
+
+// FireFunc is called when the alarm goes off, with the sorted backends that
+// are due. A host hands each to Workspace.RetryPendingSync. It returns an
+// error when some backend could not be handed over (the store failed, the
+// call was rejected): the Waker then keeps those intents due and tries
+// again after RetryDelay instead of treating them as handled (see the
+// AlarmRule notes in alarm.go).
+type FireFunc func(ctx context.Context, due []string) error
+
+// DefaultRetryDelay is how long a Waker waits before trying again after
+// List or the FireFunc failed. It stops a broken store from turning the
+// alarm into a busy loop, and is short next to the default backoff (1 s).
+const DefaultRetryDelay = time.Second
+
+// Waker is a production host's single alarm: one clock timer, always set to
+// the time AlarmRule.Next computes from the store, firing FireFunc with
+// the due backends and re-arming after each firing.
+//
+// Contract: call Rearm after every write to the store that the Waker did
+// not cause itself (a command scheduling an intent can make the earliest
+// time earlier) and once at host start. Rearm is cheap to over-call.
+// Writes made by RetryPendingSync inside FireFunc need no Rearm: the Waker
+// re-arms when FireFunc returns.
+type Waker struct {
+	clk    clock.Clock
+	lister Lister
+	fire   FireFunc
+	// RetryDelay overrides DefaultRetryDelay; set it before the first Rearm.
+	RetryDelay time.Duration
+
+	// ctx is cancelled by Stop so an in-flight FireFunc or List can end.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// inflight counts running alarm callbacks; Stop waits for them.
+	inflight sync.WaitGroup
+
+	mu   sync.Mutex // serialises arming: list, compute, set timer
+	rule AlarmRule  // rule.Handled advances after each successful firing
+	// retryAt, if set, is the earliest time the next firing may happen
+	// after a failed one.
+	retryAt time.Time
+	timer   *clock.Timer // nil when unarmed or when a due alarm runs directly
+	at      time.Time    // what the alarm is set to, when armed
+	armed   bool
+	// firing is true while an alarm callback runs FireFunc. Rearm then
+	// only records nothing: the callback re-arms from the store when
+	// FireFunc returns, and arming now would start a second, overlapping
+	// firing for intents the first one is still handling.
+	firing  bool
+	gen     uint64 // bumps on every (re)arm; stale callbacks exit
+	stopped bool
+}
+
+// NewWaker returns a stopped-until-armed Waker; call Rearm to set the
+// alarm. maxAttempts must be the workspace's retry.maxAttempts.
+func NewWaker(clk clock.Clock, lister Lister, maxAttempts int, fire FireFunc) *Waker {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Waker{clk: clk, lister: lister, fire: fire, RetryDelay: DefaultRetryDelay,
+		ctx: ctx, cancel: cancel, rule: AlarmRule{MaxAttempts: maxAttempts}}
+}
+
+// ErrWakerStopped is returned by Rearm after Stop.
+var ErrWakerStopped = errors.New("scheduler: waker stopped")
+
+// Rearm reads the store and sets the alarm to the rule's next time,
+// cancelling it when no intent needs it. An alarm already due fires at
+// once (on its own goroutine).
+func (w *Waker) Rearm(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.rearmLocked(ctx)
+}
+
+// Next reports the time the alarm is set to; ok is false when unset.
+func (w *Waker) Next() (at time.Time, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.at, w.armed
+}
+
+// Stop cancels the alarm and waits for a running FireFunc to return (its
+// context is cancelled). Do not call Stop from inside FireFunc.
+func (w *Waker) Stop() {
+	w.mu.Lock()
+	w.stopped = true
+	w.gen++
+	w.armed = false
+	w.stopTimerLocked()
+	w.mu.Unlock()
+	w.cancel()
+	w.inflight.Wait()
+}
+
+// stopTimerLocked cancels the pending timer. A timer stopped before it
+// fired will never run its callback, so its inflight count is released
+// here; one that already fired releases it in alarm.
+func (w *Waker) stopTimerLocked() {
+	if w.timer != nil {
+		if w.timer.Stop() {
+			w.inflight.Done()
+		}
+		w.timer = nil
+	}
+}
+
+func (w *Waker) rearmLocked(ctx context.Context) error {
+	if w.stopped {
+		return ErrWakerStopped
+	}
+	if w.firing {
+		return nil
+	}
+	intents, err := w.lister.List(ctx)
+	if err != nil {
+		// Keep whatever alarm is set: stale is better than none.
+		return fmt.Errorf("scheduler: waker: list: %w", err)
+	}
+	at, ok := w.rule.Next(intents)
+	if ok && at.Before(w.retryAt) {
+		at = w.retryAt
+	}
+	w.setLocked(at, ok)
+	return nil
+}
+
+// setLocked replaces the timer. NB: clock.Mock's AfterFunc never fires a
+// timer that is already due until the mock is moved, so a due alarm is
+// started here directly, the same way on every clock.
+func (w *Waker) setLocked(at time.Time, ok bool) {
+	w.gen++
+	w.stopTimerLocked()
+	w.at, w.armed = at, ok
+	if !ok {
+		return
+	}
+	gen := w.gen
+	d := at.Sub(w.clk.Now())
+	w.inflight.Add(1)
+	if d <= 0 {
+		go w.alarm(gen)
+		return
+	}
+	w.timer = w.clk.AfterFunc(d, func() { w.alarm(gen) })
+}
+
+// alarm is one firing. It computes the due set, calls FireFunc without
+// holding the lock (FireFunc writes the store and its host may call
+// Rearm), then advances Handled or schedules a retry, and re-arms.
+func (w *Waker) alarm(gen uint64) {
+	defer w.inflight.Done()
+	w.mu.Lock()
+	if w.stopped || gen != w.gen {
+		w.mu.Unlock()
+		return // superseded by a later Rearm, which armed its own timer
+	}
+	w.timer, w.armed, w.firing = nil, false, true
+	rule := w.rule
+	w.mu.Unlock()
+
+	now := w.clk.Now()
+	intents, err := w.lister.List(w.ctx)
+	var due []string
+	if err == nil {
+		due = rule.Due(intents, now)
+		if len(due) > 0 {
+			err = w.fire(w.ctx, due)
+		}
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.firing = false
+	if err == nil {
+		// Everything due at now was handed over; what the library left due
+		// (exhausted intents) must not re-arm the alarm (alarm.go).
+		if now.After(w.rule.Handled) {
+			w.rule.Handled = now
+		}
+		w.retryAt = time.Time{}
+	} else {
+		w.retryAt = now.Add(w.RetryDelay)
+	}
+	if err := w.rearmLocked(w.ctx); err != nil && !w.stopped {
+		// The store cannot be listed: try again later rather than never.
+		w.setLocked(now.Add(w.RetryDelay), true)
+	}
+}
