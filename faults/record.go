@@ -1,9 +1,8 @@
 package faults
 
 import (
-	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/syncsim/syncsim/scheduler"
 )
@@ -69,66 +68,161 @@ type Call struct {
 }
 
 // String renders the call on one stable line.
-func (c Call) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "#%d %s %s conn %d", c.Seq, c.Actor, c.Op, c.Conn)
+func (c Call) String() string { return string(c.AppendText(make([]byte, 0, 96))) }
+
+// AppendText appends String's line to b. It is the record's hot path (one
+// trace line per call), so it appends with strconv instead of fmt; the text
+// is byte-for-byte what the fmt verbs gave (%d, %s, %t, %q).
+func (c Call) AppendText(b []byte) []byte {
+	b = append(b, '#')
+	b = strconv.AppendInt(b, int64(c.Seq), 10)
+	b = append(b, ' ')
+	b = append(b, c.Actor...)
+	b = append(b, ' ')
+	b = append(b, c.Op...)
+	b = append(b, " conn "...)
+	b = strconv.AppendInt(b, int64(c.Conn), 10)
 	if c.Conn != 0 {
 		if c.HasRuntimeID {
-			fmt.Fprintf(&b, " rt %s", c.RuntimeID)
+			b = append(b, " rt "...)
+			b = append(b, c.RuntimeID...)
 		} else {
-			b.WriteString(" rt none")
+			b = append(b, " rt none"...)
 		}
 	}
 	if c.Stream != 0 {
-		fmt.Fprintf(&b, " stream %d", c.Stream)
+		b = append(b, " stream "...)
+		b = strconv.AppendInt(b, int64(c.Stream), 10)
 	}
 	switch c.Op {
 	case OpConnect:
 		if c.Relaunched {
-			b.WriteString(" relaunched")
+			b = append(b, " relaunched"...)
 		}
 	case OpFetch:
-		fmt.Fprintf(&b, " after %s", c.After)
+		b = append(b, " after "...)
+		b = appendCursor(b, c.After)
 		if c.Through != nil {
-			fmt.Fprintf(&b, " through %s", *c.Through)
+			b = append(b, " through "...)
+			b = appendCursor(b, *c.Through)
 		}
 		if c.Err == "" {
-			fmt.Fprintf(&b, " current %s appliedPush %s rev %d", c.CurrentCursor, c.AppliedPushCursor, c.CurrentRev)
+			b = append(b, " current "...)
+			b = appendCursor(b, c.CurrentCursor)
+			b = append(b, " appliedPush "...)
+			b = appendCursor(b, c.AppliedPushCursor)
+			b = append(b, " rev "...)
+			b = strconv.AppendInt(b, c.CurrentRev, 10)
 		}
 	case OpStreamNext:
 		if c.Entry != nil {
-			fmt.Fprintf(&b, " entry %s", *c.Entry)
+			b = append(b, " entry "...)
+			b = appendCursor(b, *c.Entry)
 		}
-		fmt.Fprintf(&b, " served %d", c.Entries)
+		b = append(b, " served "...)
+		b = strconv.AppendInt(b, int64(c.Entries), 10)
 		if c.EOF {
-			b.WriteString(" eof")
+			b = append(b, " eof"...)
 		}
 	case OpWatermarks:
-		fmt.Fprintf(&b, " settle %t", c.Settle)
+		b = append(b, " settle "...)
+		b = strconv.AppendBool(b, c.Settle)
 		if c.Err == "" {
-			fmt.Fprintf(&b, " rev %d", c.CurrentRev)
+			b = append(b, " rev "...)
+			b = strconv.AppendInt(b, c.CurrentRev, 10)
 		}
 	case OpPush:
-		fmt.Fprintf(&b, " sender %s changes %d", c.Sender, c.Changes)
+		b = append(b, " sender "...)
+		b = appendCursor(b, c.Sender)
+		b = append(b, " changes "...)
+		b = strconv.AppendInt(b, int64(c.Changes), 10)
 		if c.Err == "" || c.Fault == TransportPostDispatch {
-			fmt.Fprintf(&b, " applied %d appliedPush %s rev %d", c.Applied, c.AppliedPushCursor, c.CurrentRev)
+			b = append(b, " applied "...)
+			b = strconv.AppendInt(b, int64(c.Applied), 10)
+			b = append(b, " appliedPush "...)
+			b = appendCursor(b, c.AppliedPushCursor)
+			b = append(b, " rev "...)
+			b = strconv.AppendInt(b, c.CurrentRev, 10)
 		}
 	case OpExec:
-		fmt.Fprintf(&b, " %q", c.Command)
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, c.Command)
 	case OpEventNext:
 		if c.EOF {
-			b.WriteString(" eof")
+			b = append(b, " eof"...)
 		} else if c.Err == "" {
-			fmt.Fprintf(&b, " served %d", c.Entries)
+			b = append(b, " served "...)
+			b = strconv.AppendInt(b, int64(c.Entries), 10)
 		}
 	}
-	if c.Fault != NoFault {
-		fmt.Fprintf(&b, " fault %s", c.Fault)
+	return appendFault(b, c.Fault, c.Err)
+}
+
+// AppendText appends StoreCall.String's line to b, with strconv instead
+// of fmt: one trace line per store call.
+func (sc StoreCall) AppendText(b []byte) []byte {
+	b = append(b, '#')
+	b = strconv.AppendInt(b, int64(sc.Seq), 10)
+	b = append(b, ' ')
+	b = append(b, sc.Actor...)
+	b = append(b, " store-"...)
+	b = append(b, sc.Op...)
+	b = append(b, ' ')
+	b = append(b, sc.Backend...)
+	if sc.Op == StoreOpGet && sc.Err == "" && !sc.Found {
+		b = append(b, " not-found"...)
 	}
-	if c.Err != "" {
-		fmt.Fprintf(&b, " err %q", c.Err)
+	if sc.Intent != nil {
+		b = append(b, ' ')
+		b = appendIntent(b, *sc.Intent)
 	}
-	return b.String()
+	return appendFault(b, sc.Fault, sc.Err)
+}
+
+// appendIntent appends scheduler.Intent.String's form without fmt.
+func appendIntent(b []byte, in scheduler.Intent) []byte {
+	b = append(b, "{backend "...)
+	b = append(b, in.Backend...)
+	if in.RuntimeID != nil {
+		b = append(b, " runtime "...)
+		b = append(b, *in.RuntimeID...)
+	}
+	if in.TargetCursor != nil {
+		b = append(b, " target "...)
+		b = appendCursor(b, *in.TargetCursor)
+	}
+	b = append(b, " attempt "...)
+	b = strconv.AppendInt(b, int64(in.Attempt), 10)
+	b = append(b, " notBefore "...)
+	b = strconv.AppendInt(b, in.NotBefore.UnixMilli(), 10)
+	return append(b, '}')
+}
+
+// appendFault appends the " fault <kind>" and " err <quoted>" tail that
+// runtime and store calls share.
+func appendFault(b []byte, k Kind, err string) []byte {
+	if k != NoFault {
+		b = append(b, " fault "...)
+		b = append(b, k.String()...)
+	}
+	if err != "" {
+		b = append(b, " err "...)
+		b = strconv.AppendQuote(b, err)
+	}
+	return b
+}
+
+// appendCursor appends scheduler.Cursor.String's form, {rev,null} or
+// {rev,"path"}, without fmt.
+func appendCursor(b []byte, c scheduler.Cursor) []byte {
+	b = append(b, '{')
+	b = strconv.AppendInt(b, c.Rev, 10)
+	if !c.HasPath {
+		return append(b, ",null}"...)
+	}
+	b = append(b, ',')
+	b = strconv.AppendQuote(b, c.Path)
+	return append(b, '}')
 }
 
 // Record returns every call so far, in order.
@@ -152,6 +246,15 @@ func (c *Container) RecordSince(mark int) []Call {
 	defer c.mu.Unlock()
 	mark = min(max(mark, 0), len(c.record))
 	return slices.Clone(c.record[mark:])
+}
+
+// AppendRecordSince appends the calls recorded after mark to dst, in
+// order: RecordSince into a buffer the caller reuses.
+func (c *Container) AppendRecordSince(dst []Call, mark int) []Call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	mark = min(max(mark, 0), len(c.record))
+	return append(dst, c.record[mark:]...)
 }
 
 // appendLocked stamps call with its sequence number and records it.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/syncsim/syncsim/scheduler"
@@ -58,24 +57,8 @@ type StoreCall struct {
 	Err    string
 }
 
-// String renders the call on one stable line.
-func (sc StoreCall) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "#%d %s store-%s %s", sc.Seq, sc.Actor, sc.Op, sc.Backend)
-	if sc.Op == StoreOpGet && sc.Err == "" && !sc.Found {
-		b.WriteString(" not-found")
-	}
-	if sc.Intent != nil {
-		fmt.Fprintf(&b, " %s", sc.Intent)
-	}
-	if sc.Fault != NoFault {
-		fmt.Fprintf(&b, " fault %s", sc.Fault)
-	}
-	if sc.Err != "" {
-		fmt.Fprintf(&b, " err %q", sc.Err)
-	}
-	return b.String()
-}
+// String renders the call on one stable line (see AppendText).
+func (sc StoreCall) String() string { return string(sc.AppendText(make([]byte, 0, 128))) }
 
 // NewScheduler wraps inner. Faults are drawn from rng (owned by the wrapper
 // from now on) using *profile, read at each call; nil means Off. Faults
