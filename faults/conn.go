@@ -205,7 +205,7 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 	}
 	for _, ch := range req.Changes {
 		c.currentRev++
-		c.files[ch.Path] = &remoteFile{content: cloneBytes(ch.Content), deleted: ch.Deleted, rev: c.currentRev, pushed: true}
+		c.setFileLocked(ch.Path, &remoteFile{content: cloneBytes(ch.Content), deleted: ch.Deleted, rev: c.currentRev, pushed: true})
 	}
 	peer := sender.Rev > 0
 	if peer && c.fetchCursor.Less(sender) {

@@ -42,6 +42,7 @@ type Container struct {
 	files       map[string]*remoteFile
 	currentRev  int64
 	fetchCursor scheduler.Cursor // appliedPushCursor: our pushes, host rev space
+	index       fetchIndex       // fetchable states in cursor order (stream.go)
 
 	// Connections, streams and commands.
 	conns   []*conn
@@ -106,6 +107,7 @@ func (c *Container) mintLocked() string {
 
 func (c *Container) wipeLocked() {
 	c.files = make(map[string]*remoteFile)
+	c.index = fetchIndex{}
 	c.currentRev = 1
 	c.fetchCursor = scheduler.Baseline
 }

@@ -120,7 +120,7 @@ func (c *Container) stampLocked(path, content string, deleted bool) {
 	if !deleted {
 		f.content = []byte(content)
 	}
-	c.files[path] = f
+	c.setFileLocked(path, f)
 	c.writes++
 }
 

@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"io"
+	"slices"
 
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/workspace"
@@ -27,18 +28,15 @@ type changeStream struct {
 
 var _ workspace.ChangeStream = (*changeStream)(nil)
 
-// served reports whether f at path is a fetchable entry in (after, through].
-// Pushed states are left out: the host wrote them (doc.go, "Pushed files").
-func fetchable(f *remoteFile, path string, after, through scheduler.Cursor) bool {
-	cur := scheduler.AtPath(f.rev, path)
-	return !f.pushed && after.Less(cur) && !through.Less(cur)
-}
-
 // countLocked counts the entries fetchable in (after, through] now.
 func (c *Container) countLocked(after, through scheduler.Cursor) int {
 	n := 0
-	for p, f := range c.files {
-		if fetchable(f, p, after, through) {
+	for i := c.index.first(after); i < len(c.index.entries); i++ {
+		cur := c.index.entries[i]
+		if through.Less(cur) {
+			break
+		}
+		if c.liveLocked(cur) {
 			n++
 		}
 	}
@@ -46,21 +44,90 @@ func (c *Container) countLocked(after, through scheduler.Cursor) int {
 }
 
 // nextLocked returns the smallest fetchable entry in (after, through]; ok
-// is false when there is none. Only the minimum leaves the map walk, so
-// map order cannot reach the output.
+// is false when there is none. It walks the index in cursor order from
+// after, so the first live entry is the smallest, and map order never
+// reaches the output.
 func (c *Container) nextLocked(after, through scheduler.Cursor) (ch workspace.Change, ok bool) {
-	var best scheduler.Cursor
-	for p, f := range c.files {
-		if !fetchable(f, p, after, through) {
-			continue
+	for i := c.index.first(after); i < len(c.index.entries); i++ {
+		cur := c.index.entries[i]
+		if through.Less(cur) {
+			break
 		}
-		cur := scheduler.AtPath(f.rev, p)
-		if !ok || cur.Less(best) {
-			best, ok = cur, true
-			ch = workspace.Change{Rev: f.rev, Path: p, Deleted: f.deleted, Content: cloneBytes(f.content)}
+		if c.liveLocked(cur) {
+			f := c.files[cur.Path]
+			return workspace.Change{Rev: f.rev, Path: cur.Path, Deleted: f.deleted, Content: cloneBytes(f.content)}, true
 		}
 	}
-	return ch, ok
+	return workspace.Change{}, false
+}
+
+// liveLocked reports whether the index entry cur is still its path's
+// current state (and so fetchable, when inside a stream's range).
+func (c *Container) liveLocked(cur scheduler.Cursor) bool {
+	f := c.files[cur.Path]
+	return f != nil && f.rev == cur.Rev && !f.pushed
+}
+
+// setFileLocked makes f the state of path: every write to the remote store
+// goes through here so that the fetch index stays in step with the files.
+func (c *Container) setFileLocked(path string, f *remoteFile) {
+	if old := c.files[path]; old != nil && !old.pushed {
+		c.index.stale++ // its entry no longer matches the path's state
+	}
+	c.files[path] = f
+	if !f.pushed {
+		c.index.add(scheduler.AtPath(f.rev, path))
+	}
+	c.compactLocked()
+}
+
+// fetchIndex holds the cursors {rev, path} of container-side file states,
+// sorted, so that a stream's Next finds its next entry in O(log n) rather
+// than by walking every file (a long scenario accumulates thousands).
+// Pushed states are never fetchable and are left out. A rewritten path
+// leaves its old entry behind, stale; lookups skip stale entries and add
+// compacts once they are the majority. wipeLocked resets it with the files.
+type fetchIndex struct {
+	entries []scheduler.Cursor
+	stale   int
+}
+
+// minCompact is the fewest stale entries worth a compaction pass.
+const minCompact = 64
+
+// first returns the position of the first entry after after.
+func (x *fetchIndex) first(after scheduler.Cursor) int {
+	i, found := slices.BinarySearchFunc(x.entries, after, scheduler.Cursor.Compare)
+	if found {
+		i++
+	}
+	return i
+}
+
+// add inserts cur in order (new states carry the newest rev, so this is
+// nearly always an append).
+func (x *fetchIndex) add(cur scheduler.Cursor) {
+	n := len(x.entries)
+	if n == 0 || x.entries[n-1].Less(cur) {
+		x.entries = append(x.entries, cur)
+		return
+	}
+	i, found := slices.BinarySearchFunc(x.entries, cur, scheduler.Cursor.Compare)
+	if found {
+		x.stale-- // the same state again: its entry is live once more
+		return
+	}
+	x.entries = slices.Insert(x.entries, i, cur)
+}
+
+// compactLocked drops stale entries once they outnumber the live ones.
+func (c *Container) compactLocked() {
+	x := &c.index
+	if x.stale < minCompact || 2*x.stale < len(x.entries) {
+		return
+	}
+	x.entries = slices.DeleteFunc(x.entries, func(cur scheduler.Cursor) bool { return !c.liveLocked(cur) })
+	x.stale = 0
 }
 
 // nextCall is the prologue of a stream's Next: it blocks, takes the lock

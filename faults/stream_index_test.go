@@ -1,0 +1,73 @@
+package faults
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// nextBrute is the fetch index's reference: the smallest fetchable state
+// in (after, through] found by walking every file.
+func (c *Container) nextBrute(after, through scheduler.Cursor) (workspace.Change, bool, int) {
+	var best scheduler.Cursor
+	var ch workspace.Change
+	ok, n := false, 0
+	for p, f := range c.files {
+		cur := scheduler.AtPath(f.rev, p)
+		if f.pushed || !after.Less(cur) || through.Less(cur) {
+			continue
+		}
+		n++
+		if !ok || cur.Less(best) {
+			best, ok = cur, true
+			ch = workspace.Change{Rev: f.rev, Path: p, Deleted: f.deleted}
+		}
+	}
+	return ch, ok, n
+}
+
+// TestFetchIndexMatchesWalk writes, pushes, deletes and wipes at random and
+// checks every lookup against a walk of all files.
+func TestFetchIndexMatchesWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	c := NewContainer("b0", nil, rand.New(rand.NewPCG(1, 1)), nil)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	path := func() string { return "/p/" + strconv.Itoa(r.IntN(40)) }
+	cur := func() scheduler.Cursor {
+		rev := r.Int64N(c.currentRev + 2)
+		if r.IntN(2) == 0 {
+			return scheduler.At(rev)
+		}
+		return scheduler.AtPath(rev, path())
+	}
+	for step := range 20000 {
+		switch k := r.IntN(20); {
+		case k == 0:
+			c.wipeLocked()
+		case k < 8:
+			c.writeLocked(path(), "x", r.IntN(5) == 0)
+		case k < 11:
+			c.currentRev++
+			c.setFileLocked(path(), &remoteFile{rev: c.currentRev, pushed: true})
+		default:
+			c.currentRev++
+			for range 1 + r.IntN(12) {
+				c.stampLocked(path(), "y", false)
+			}
+		}
+		after, through := cur(), cur()
+		got, gotOK := c.nextLocked(after, through)
+		want, wantOK, n := c.nextBrute(after, through)
+		got.Content = nil
+		if gotOK != wantOK || got.Rev != want.Rev || got.Path != want.Path || got.Deleted != want.Deleted {
+			t.Fatalf("step %d: next(%s, %s) = %+v %t, walk says %+v %t", step, after, through, got, gotOK, want, wantOK)
+		}
+		if m := c.countLocked(after, through); m != n {
+			t.Fatalf("step %d: count(%s, %s) = %d, walk says %d", step, after, through, m, n)
+		}
+	}
+}
