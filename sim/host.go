@@ -77,8 +77,14 @@ type Host struct {
 
 	names      []string // backend ids, b0..bN-1
 	containers []*faults.Container
-	marks      []int  // per container: record position already traced
-	wiped      []bool // the runtime lost its log at some point
+	marks      []int // per container: record position already traced
+	// drained[i] holds container i's calls from drainedFrom[i] up to
+	// marks[i], as the last drainRecords read them (buffers reused).
+	drained     [][]faults.Call
+	drainedFrom []int
+	lineBuf     []byte        // reused rendering buffer for record lines
+	actorCalls  []faults.Call // reused: the calls of the op being judged
+	wiped       []bool        // the runtime lost its log at some point
 	// reconnected: the last log loss broke the connections, so the host
 	// must reconnect and reconcile. After a truncation under a surviving
 	// connection it need not (SPEC 8.5), and the pullOnce scalar-only
@@ -159,6 +165,8 @@ func NewHost(cfg Config) (*Host, error) {
 		c := faults.NewContainer(name, h.hooks(), Stream(cfg.Seed, FaultsLabel(name)), &profile)
 		h.containers = append(h.containers, c)
 		h.marks = append(h.marks, 0)
+		h.drained = append(h.drained, nil)
+		h.drainedFrom = append(h.drainedFrom, 0)
 		h.wiped = append(h.wiped, false)
 		h.reconnected = append(h.reconnected, false)
 	}
@@ -252,6 +260,13 @@ func (h *Host) start() error {
 func (h *Host) event(actor, event string, details ...string) {
 	h.stats.Events++
 	h.trace.Add(h.clock.Now(), actor, event, details...)
+}
+
+// eventBytes is event with one detail given as bytes (see
+// Trace.addDetailBytes).
+func (h *Host) eventBytes(actor, event string, detail []byte) {
+	h.stats.Events++
+	h.trace.addDetailBytes(h.clock.Now(), actor, event, detail)
 }
 
 // Trace returns the run's trace.

@@ -117,13 +117,12 @@ func captureOutcome(post []faults.Call, runtime *string) *scheduler.Cursor {
 	return captured
 }
 
-// byActor keeps the calls one actor made.
-func byActor(calls []faults.Call, actor string) []faults.Call {
-	var out []faults.Call
+// appendByActor appends to dst the calls one actor made.
+func appendByActor(dst, calls []faults.Call, actor string) []faults.Call {
 	for _, c := range calls {
 		if c.Actor == actor {
-			out = append(out, c)
+			dst = append(dst, c)
 		}
 	}
-	return out
+	return dst
 }

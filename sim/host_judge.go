@@ -17,8 +17,8 @@ var errNoLister = errors.New("sim: the scheduler store does not implement schedu
 
 // judge feeds one finished operation to the model and compares results.
 func (h *Host) judge(f finished) *Violation {
-	c := h.containers[f.backend]
-	calls := byActor(c.RecordSince(f.marks[f.backend]), f.actor)
+	h.actorCalls = appendByActor(h.actorCalls[:0], h.recordSince(f.backend, f.marks[f.backend]), f.actor)
+	calls := h.actorCalls
 	store := h.storeCalls(f)
 	switch f.kind {
 	case "write":

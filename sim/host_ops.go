@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -240,23 +241,37 @@ func (h *Host) IntentDue(b int) (time.Time, bool) {
 
 // drainRecords copies the runtime's and the store's new record entries into
 // the trace, container by container: deterministic, since each record is
-// in call order and containers are visited in order.
+// in call order and containers are visited in order. The calls stay in
+// h.drained for judge, which reads the same ranges.
 func (h *Host) drainRecords() {
 	for i, c := range h.containers {
-		calls := c.RecordSince(h.marks[i])
-		h.marks[i] = c.Mark()
-		for _, call := range calls {
+		h.drainedFrom[i] = h.marks[i]
+		h.drained[i] = c.AppendRecordSince(h.drained[i][:0], h.marks[i])
+		h.marks[i] += len(h.drained[i])
+		for _, call := range h.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
 			}
-			h.event(call.Actor, "rt", call.String())
+			h.lineBuf = call.AppendText(h.lineBuf[:0])
+			h.eventBytes(call.Actor, "rt", h.lineBuf)
 		}
 	}
 	for _, call := range h.sched.CallsSince(h.schedMark) {
 		if call.Fault.Valid() {
 			h.stats.Faults[call.Fault.String()]++
 		}
-		h.event(call.Actor, "store", call.String())
+		h.lineBuf = call.AppendText(h.lineBuf[:0])
+		h.eventBytes(call.Actor, "store", h.lineBuf)
 	}
 	h.schedMark = h.sched.Mark()
+}
+
+// recordSince returns container b's calls after mark: from what the last
+// drain read when it covers mark (judge runs right after a drain), else a
+// fresh copy. The result must not be kept past the next drain.
+func (h *Host) recordSince(b, mark int) []faults.Call {
+	if from := h.drainedFrom[b]; mark >= from && mark-from <= len(h.drained[b]) && from+len(h.drained[b]) == h.marks[b] {
+		return h.drained[b][mark-from:]
+	}
+	return h.containers[b].RecordSince(mark)
 }

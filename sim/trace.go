@@ -36,11 +36,16 @@ import (
 type Trace struct {
 	start   time.Time
 	headers []string
-	lines   []string // event lines; a ring of size keep once keep > 0 and full
-	head    int      // once the ring is full: index in lines of the oldest line
-	keep    int      // with limited: how many event lines to hold
-	limited bool     // Keep was called
-	count   int      // event lines added
+	// Without Keep, lines holds every event line. With Keep(n > 0), ring
+	// holds the last n as byte slots reused in place (a sweep adds millions
+	// of lines and reads almost none of them); head is then the index of the
+	// oldest slot once the ring is full.
+	lines   []string
+	ring    [][]byte
+	head    int
+	keep    int  // with limited: how many event lines to hold
+	limited bool // Keep was called
+	count   int  // event lines added
 	hasher  hash.Hash
 	buf     []byte   // reused line buffer
 	scratch []string // reused sorted copy of details
@@ -76,15 +81,13 @@ func (t *Trace) Keep(n int) {
 // details are "key=value" strings; they are printed sorted. Any field holding
 // a newline is quoted so that an event is always exactly one line.
 func (t *Trace) Add(at time.Time, actor, event string, details ...string) {
-	b := appendOffset(t.buf[:0], at.Sub(t.start))
-	b = append(b, ' ')
-	if actor == "" {
-		actor = "-"
-	}
-	b = appendField(b, actor)
-	b = append(b, ' ')
-	b = appendField(b, event)
-	if len(details) > 0 {
+	b := t.appendHead(at, actor, event)
+	switch len(details) {
+	case 0:
+	case 1:
+		b = append(b, ' ')
+		b = appendField(b, details[0])
+	default:
 		t.scratch = append(t.scratch[:0], details...)
 		slices.Sort(t.scratch)
 		for _, d := range t.scratch {
@@ -93,39 +96,84 @@ func (t *Trace) Add(at time.Time, actor, event string, details ...string) {
 		}
 		clear(t.scratch)
 	}
+	t.commit(b)
+}
+
+// addDetailBytes is Add with exactly one detail given as bytes: the host's
+// record lines, rendered into a reused buffer, pass through without
+// becoming a string first. The line is the one Add(at, actor, event,
+// string(detail)) would print.
+func (t *Trace) addDetailBytes(at time.Time, actor, event string, detail []byte) {
+	b := t.appendHead(at, actor, event)
+	b = append(b, ' ')
+	if hasLineBreak(detail) {
+		b = strconv.AppendQuote(b, string(detail))
+	} else {
+		b = append(b, detail...)
+	}
+	t.commit(b)
+}
+
+// appendHead starts a line in t.buf: time offset, actor and event.
+func (t *Trace) appendHead(at time.Time, actor, event string) []byte {
+	b := appendOffset(t.buf[:0], at.Sub(t.start))
+	b = append(b, ' ')
+	if actor == "" {
+		actor = "-"
+	}
+	b = appendField(b, actor)
+	b = append(b, ' ')
+	return appendField(b, event)
+}
+
+// commit hashes the finished line b and keeps it as Keep says.
+func (t *Trace) commit(b []byte) {
 	t.buf = b
 	t.hasher.Write(b)
 	t.hasher.Write(newline)
 	t.count++
-	if t.limited && t.keep == 0 {
-		return
-	}
-	line := string(b)
 	switch {
-	case !t.limited || len(t.lines) < t.keep:
-		t.lines = append(t.lines, line)
-	case t.keep > 0:
-		t.lines[t.head] = line
+	case !t.limited:
+		t.lines = append(t.lines, string(b))
+	case t.keep == 0:
+	case len(t.ring) < t.keep:
+		t.ring = append(t.ring, slices.Clone(b))
+	default:
+		t.ring[t.head] = append(t.ring[t.head][:0], b...)
 		t.head = (t.head + 1) % t.keep
 	}
 }
 
 var newline = []byte{'\n'}
 
+// kept returns the kept event lines, oldest first.
+func (t *Trace) kept() []string {
+	if !t.limited {
+		return t.lines
+	}
+	out := make([]string, 0, len(t.ring))
+	for _, part := range [2][][]byte{t.ring[t.head:], t.ring[:t.head]} {
+		for _, l := range part {
+			out = append(out, string(l))
+		}
+	}
+	return out
+}
+
 // Lines returns the header lines followed by the kept event lines, oldest
 // first. Without Keep that is every line the hash covers.
 func (t *Trace) Lines() []string {
-	out := make([]string, 0, len(t.headers)+len(t.lines))
+	kept := t.kept()
+	out := make([]string, 0, len(t.headers)+len(kept))
 	out = append(out, t.headers...)
-	out = append(out, t.lines[t.head:]...)
-	return append(out, t.lines[:t.head]...)
+	return append(out, kept...)
 }
 
 // Len is the number of event lines added (headers not counted).
 func (t *Trace) Len() int { return t.count }
 
 // Dropped is the number of event lines no longer held because of Keep.
-func (t *Trace) Dropped() int { return t.count - len(t.lines) }
+func (t *Trace) Dropped() int { return t.count - len(t.lines) - len(t.ring) }
 
 // Hash returns the hex SHA-256 over every header and event line added so far,
 // each terminated by "\n". Adding more lines afterwards continues the hash.
@@ -146,11 +194,9 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 	if d := t.Dropped(); d > 0 {
 		sb.WriteString("... " + strconv.Itoa(d) + " earlier lines not kept\n")
 	}
-	for _, part := range [2][]string{t.lines[t.head:], t.lines[:t.head]} {
-		for _, l := range part {
-			sb.WriteString(l)
-			sb.WriteByte('\n')
-		}
+	for _, l := range t.kept() {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
 	}
 	sb.WriteString("trace-hash " + t.Hash() + " lines=" + strconv.Itoa(len(t.headers)+t.count) + "\n")
 	n, err := io.WriteString(w, sb.String())
@@ -205,15 +251,27 @@ func appendOffset(b []byte, d time.Duration) []byte {
 
 // appendField appends s, quoted if it would break the one-line format.
 func appendField(b []byte, s string) []byte {
-	if strings.ContainsAny(s, "\n\r") {
+	if hasLineBreak(s) {
 		return strconv.AppendQuote(b, s)
 	}
 	return append(b, s...)
 }
 
 func oneLine(s string) string {
-	if strings.ContainsAny(s, "\n\r") {
+	if hasLineBreak(s) {
 		return strconv.Quote(s)
 	}
 	return s
+}
+
+// hasLineBreak reports whether s holds a '\n' or '\r' (what
+// strings.ContainsAny(s, "\n\r") says, without building its byte set on
+// every field of every line).
+func hasLineBreak[S string | []byte](s S) bool {
+	for i := range len(s) {
+		if c := s[i]; c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
 }
