@@ -137,4 +137,3 @@ func writeShrunk(s scenarios.Scenario, property, out, dir string) (string, error
 	}
 	return out, nil
 }
-

@@ -1,0 +1,174 @@
+/*
+Syncsim sweeps, replays, shrinks and explains deterministic simulation runs
+of the durable sync-retry system. One uint64 seed decides a whole run; the
+same seed on the same code gives a byte-identical trace.
+
+Usage:
+
+	syncsim run [flags]                      sweep seeds on all cores
+	syncsim replay FILE | -seed S [flags]    one run with its full trace
+	syncsim shrink FILE | -seed S [-o OUT]   shrink a failure to a short file
+	syncsim explain FILE | -seed S -html OUT.html
+	syncsim hunt [-bug NAME|all] [-seeds N]  find and shrink the planted bugs
+	syncsim bugs                             the planted-bug catalogue
+	syncsim help [SUBCOMMAND]                help; also -h on any subcommand
+
+Flags and FILE arguments may come in any order ("--" ends the flags).
+
+# Exit codes
+
+	0  every property held (and every file expectation was met)
+	1  a property failed, or a scenario file's expectation was not met
+	2  a usage or input error: an unknown subcommand or flag, a bad value
+	   (-shard 3/2, -bug nope), a missing or unreadable file, a broken
+	   scenario file (the message names file:line). The reason is one line
+	   on stderr.
+
+With -json a subcommand writes exactly one JSON object on stdout and
+nothing else there; everything else goes to stderr.
+
+# Flags that shape a scenario
+
+run, replay, shrink, explain and hunt share them; a report's replay line
+repeats every one of them that differs from the default.
+
+	-steps N           top-level ops per generated scenario (default 30,
+	                   scenarios.DefaultConfig.Steps; a group counts once)
+	-backends K        container backends (default 2)
+	-scheduler NAME    intent store: memory (default) or sqlite
+	-bug NAME          switch on a planted bug (see syncsim bugs)
+
+With a scenario FILE (replay, shrink, explain) the file carries its own
+config: -steps, -backends and -scheduler are rejected, and -bug replaces the
+file's bug (replay then does not compare the file's expectation, which was
+written for the file's own bug).
+
+# syncsim run
+
+Sweeps seeds first, first+1, ... on -workers goroutines, shrinks each
+failure and saves it under -save, prints one report per failure and ends
+with a one-line summary of measured figures:
+
+	syncsim: 10000 seeds (first 1), 10000 passed, 0 failed, 254263 steps, 3.3M events, 383.8 h simulated in 8.0s (1258 scenarios/s, 410k events/s)
+
+Flags, besides the shape flags:
+
+	-seeds N            seeds in the sweep, across all shards (default 10000:
+	                    about 8 s on 2 cores)
+	-seed S             first seed; when omitted a random one below 10^9 is
+	                    drawn (crypto/rand; the only random choice syncsim
+	                    makes) and printed with the line that repeats it
+	-workers W          seeds run in parallel (default GOMAXPROCS)
+	-shard i/n          run shard i (0-based) of n: the seeds whose offset
+	                    (seed-first) % n == i. Every shard must get the same
+	                    -seed and -seeds, so -shard requires -seed.
+	-check-determinism  run every seed twice and compare trace hashes; on a
+	                    mismatch both sides are rerun with full traces and the
+	                    first differing line is reported as a failure of the
+	                    property "determinism" (not shrunk)
+	-max-failures N     stop after N failures in seed order (default 1; 0: no
+	                    limit)
+	-shrink             shrink each failure and save it (default true;
+	                    -shrink=false reports the unshrunk failure only)
+	-save DIR           where shrunk failures are written as corpus files
+	                    (default syncsim-failures)
+	-json               one JSON object on stdout (see below)
+
+Results never depend on -workers: seeds are committed in seed order, so the
+sweep always covers a prefix of the seeds, stops at the same seed, and lists
+failures sorted by seed. Memory does not grow with -seeds: each run keeps
+only the last 64 trace lines (the hash still covers all of them), seeds are
+streamed, and a passing seed leaves only its counts behind.
+
+A progress bar is drawn on stderr when stderr is a terminal and -json is off.
+
+A failure report has a fixed shape and ends in the lines to paste:
+
+	--- FAIL 1 of 1: seed 4, property alarm
+	SEED      4
+	CONFIG    steps=30 backends=2 scheduler=memory bug=single-alarm
+	PROFILE   restart=0.3 lost-identity=0.3 ...
+	PROPERTY  alarm at +34.2s
+	DETAIL
+	  alarm +35.2s is later than intent b0 due at +34.6s
+	LAST TRACE LINES (20 of 182 events)
+	  ...
+	SHRUNK    syncsim-failures/alarm-single-alarm-e4eb3fcbf7c6.txt: 30 -> 2 steps in 6ms (42 runs)
+	REPLAY
+	  syncsim replay syncsim-failures/alarm-single-alarm-e4eb3fcbf7c6.txt
+	  syncsim replay -seed 4 -steps 30 -backends 2 -bug single-alarm
+	  cp syncsim-failures/alarm-single-alarm-e4eb3fcbf7c6.txt scenarios/testdata/corpus/ && go test ./scenarios -run 'TestCorpus/alarm-single-alarm-e4eb3fcbf7c6$'
+
+run -json prints seeds (run: passed + failed), first_seed, seeds_planned,
+shard, bug, backends, scheduler, scenario_steps, passed, failed,
+stopped_early, steps, events, sim_seconds, wall_seconds, scenarios_per_sec,
+events_per_sec, workers, and failures: [{seed, property, detail, profile,
+file, steps_before, steps_after, shrink_seconds, shrink_error, save_error,
+replay}].
+
+# Sharding
+
+A sweep too big for one machine is split into n jobs that run
+
+	syncsim run -seed S -seeds N -shard i/n -json > shard-i.json
+
+for i = 0..n-1 (a CI job matrix, Kubernetes indexed jobs). The shards are
+disjoint and together cover exactly the seeds of the unsharded sweep. Their
+JSON summaries merge by summing the counts (seeds, passed, failed, steps,
+events, sim_seconds) and concatenating failures (sort by seed); the rates
+are per shard. With -max-failures each shard stops on its own.
+
+# syncsim replay
+
+	syncsim replay FILE
+	syncsim replay -seed S [-steps N -backends K -scheduler X -bug B]
+
+Runs once with the full trace and prints it on stdout; the last line is
+"trace-hash <hex> lines=<n>", the same on every run. The verdict goes to
+stderr. For a FILE, each case's Observe output is compared with the
+expected block under its "----" line: exit 1 with a (-want +got) diff when
+they differ, exit 0 when they match (a file may expect a violation). A case
+without an expected block, and -seed, exit 1 when a property fails. -json
+prints {cases: [{pos, seed, trace_hash, violation, expectation_met, diff,
+trace}], failed}.
+
+# syncsim shrink
+
+	syncsim shrink FILE -o OUT
+	syncsim shrink -seed S [shape flags] [-o OUT]
+
+Shrinks the first failing case (keeping -property, default the one it
+violates) with scenarios.Shrink, writes the result as a scenario file with
+its expectation to OUT, or without -o under -save DIR (default
+syncsim-failures) by its corpus name, and prints steps before and after and
+the time spent. Exit 0 when the file is written; 2 when the input holds
+every property (nothing to shrink). -json prints {source, property,
+steps_before, steps_after, shrink_seconds, runs, budget_hit, file}.
+
+# syncsim explain
+
+	syncsim explain FILE -html OUT.html
+	syncsim explain -seed S [shape flags] -html OUT.html
+
+Runs the first case once with the full trace and writes one self-contained
+HTML timeline (no network fetches): a lane per backend and one for the
+host, virtual time across, the violation marked. Exit 0 once it is written.
+
+# syncsim hunt
+
+	syncsim hunt [-bug NAME|all] [-seeds N] [-workers W] [-save DIR] [-json]
+
+For each planted bug (default all), sweeps seeds 1..N (default 2000) until
+the first failure, shrinks it and reports found, seeds_to_first_failure,
+property, steps_before, steps_after, shrink_seconds and, with -save, the
+file. Exit 1 when any bug is not found within N seeds. -json prints {seeds,
+found, total, wall_seconds, bugs: [{bug, class, found,
+seeds_to_first_failure, seeds_run, property, detail, steps_before,
+steps_after, shrink_seconds, shrink_runs, file, replay, wall_seconds}]}.
+
+# syncsim bugs
+
+Prints the planted-bug catalogue, one "name<TAB>class" line per bug in
+catalogue order (-json: {bugs: [{name, class}]}).
+*/
+package main
