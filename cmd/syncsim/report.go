@@ -93,8 +93,8 @@ func summaryLine(sp sweepSpec, t totals, wall time.Duration) string {
 	if t.stopped {
 		s += fmt.Sprintf(" (stopped at -max-failures %d)", sp.maxFailures)
 	}
-	return s + fmt.Sprintf(", %d steps, %s events, %s simulated in %.1fs (%s scenarios/s, %s events/s)",
-		t.steps, humanCount(float64(t.events)), humanSim(t.sim), wall.Seconds(),
+	return s + fmt.Sprintf(", %d steps, %s events, %s simulated in %s (%s scenarios/s, %s events/s)",
+		t.steps, humanCount(float64(t.events)), humanSim(t.sim), humanWall(wall),
 		humanCount(rate(float64(t.seeds), wall)), humanCount(rate(float64(t.events), wall)))
 }
 
@@ -125,4 +125,13 @@ func humanSim(d time.Duration) string {
 		return fmt.Sprintf("%.1f h", d.Hours())
 	}
 	return fmt.Sprintf("%.1f d", d.Hours()/24)
+}
+
+// humanWall prints a wall time in seconds, with two decimals below 10 s so
+// that a short sweep does not read "0.0s".
+func humanWall(d time.Duration) string {
+	if d < 10*time.Second {
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+	return fmt.Sprintf("%.1fs", d.Seconds())
 }
