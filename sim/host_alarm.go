@@ -98,6 +98,12 @@ func (h *Host) rearm() error {
 	if err != nil {
 		return err
 	}
+	h.rearmFrom(intents)
+	return nil
+}
+
+// rearmFrom is rearm over a table the caller has just listed.
+func (h *Host) rearmFrom(intents []scheduler.Intent) {
 	at, ok := h.rule().Next(intents)
 	if h.redoSet && (!ok || h.redoAt.Before(at)) {
 		at, ok = h.redoAt, true
@@ -105,7 +111,6 @@ func (h *Host) rearm() error {
 	if ok != h.alarmSet || !at.Equal(h.alarm) {
 		h.setAlarm(at, ok)
 	}
-	return nil
 }
 
 func (h *Host) setAlarm(at time.Time, ok bool) {
