@@ -49,7 +49,9 @@ func (in Intent) Equal(o Intent) bool {
 	if (in.TargetCursor == nil) != (o.TargetCursor == nil) || (in.RuntimeID == nil) != (o.RuntimeID == nil) {
 		return false
 	}
-	if in.TargetCursor != nil && *in.TargetCursor != *o.TargetCursor {
+	// NB: Compare, not ==: a null-path cursor with a stray Path string is
+	// the same position (stores do not keep the stray string).
+	if in.TargetCursor != nil && in.TargetCursor.Compare(*o.TargetCursor) != 0 {
 		return false
 	}
 	return in.RuntimeID == nil || *in.RuntimeID == *o.RuntimeID
