@@ -28,6 +28,9 @@ import (
 // line is the swarm profile in faults.Profile's String form ("profile off"
 // for none), then one op per line in Op.String form. Blank lines and lines
 // starting with # inside the input are ignored; indentation is for people.
+// As in every datadriven file, a case's input runs up to its "----" line:
+// in a file of several cases each one but the last needs it (Format prints
+// the case alone, without it).
 
 // runDirective is the datadriven command of a scenario case.
 const runDirective = "run"
