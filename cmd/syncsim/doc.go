@@ -54,7 +54,7 @@ with a one-line summary of measured figures:
 Flags, besides the shape flags:
 
 	-seeds N            seeds in the sweep, across all shards (default 10000:
-	                    about 8 s on 2 cores)
+	                    about 5 s on 2 cores)
 	-seed S             first seed; when omitted a random one below 10^9 is
 	                    drawn (crypto/rand; the only random choice syncsim
 	                    makes) and printed with the line that repeats it
