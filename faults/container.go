@@ -51,7 +51,7 @@ type Container struct {
 	execs   []Execution
 	writes  int
 
-	record []Call
+	record callLog // record.go
 }
 
 // remoteFile is the latest state of one remote path: a live file or a

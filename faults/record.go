@@ -229,7 +229,7 @@ func appendCursor(b []byte, c scheduler.Cursor) []byte {
 func (c *Container) Record() []Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return slices.Clone(c.record)
+	return c.record.appendSince(nil, 0)
 }
 
 // Mark returns a cursor into the record: RecordSince(Mark()) later returns
@@ -237,15 +237,14 @@ func (c *Container) Record() []Call {
 func (c *Container) Mark() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.record)
+	return c.record.n
 }
 
 // RecordSince returns the calls recorded after mark, in order.
 func (c *Container) RecordSince(mark int) []Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	mark = min(max(mark, 0), len(c.record))
-	return slices.Clone(c.record[mark:])
+	return c.record.appendSince(nil, mark)
 }
 
 // AppendRecordSince appends the calls recorded after mark to dst, in
@@ -253,14 +252,62 @@ func (c *Container) RecordSince(mark int) []Call {
 func (c *Container) AppendRecordSince(dst []Call, mark int) []Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	mark = min(max(mark, 0), len(c.record))
-	return append(dst, c.record[mark:]...)
+	return c.record.appendSince(dst, mark)
 }
 
 // appendLocked stamps call with its sequence number and records it.
 func (c *Container) appendLocked(call Call) {
-	call.Seq = len(c.record) + 1
-	c.record = append(c.record, call)
+	call.Seq = c.record.n + 1
+	c.record.add(call)
+}
+
+// callLog is the record, kept in chunks that are never moved once
+// allocated. A long scenario records tens of thousands of calls of a few
+// hundred bytes each; one growing slice re-copied all of them (with GC
+// write barriers) at every doubling, which made a step's cost grow with
+// the run's length. Chunks start small, so short runs stay cheap, and
+// double up to maxCallChunk.
+type callLog struct {
+	chunks [][]Call
+	starts []int // starts[i] is the position of chunks[i][0]
+	n      int
+}
+
+const (
+	minCallChunk = 16
+	maxCallChunk = 1024
+)
+
+func (l *callLog) add(c Call) {
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
+		size := minCallChunk
+		if k > 0 {
+			size = min(2*cap(l.chunks[k-1]), maxCallChunk)
+		}
+		l.chunks = append(l.chunks, make([]Call, 0, size))
+		l.starts = append(l.starts, l.n)
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, c)
+	l.n++
+}
+
+// appendSince appends the calls after mark (clamped to the record) to dst.
+func (l *callLog) appendSince(dst []Call, mark int) []Call {
+	mark = min(max(mark, 0), l.n)
+	if mark == l.n {
+		return dst
+	}
+	// The chunk holding mark: the last one starting at or before it.
+	i, found := slices.BinarySearch(l.starts, mark)
+	if !found {
+		i--
+	}
+	dst = append(dst, l.chunks[i][mark-l.starts[i]:]...)
+	for _, ch := range l.chunks[i+1:] {
+		dst = append(dst, ch...)
+	}
+	return dst
 }
 
 // PullRecord summarises one fetchChanges call and the reading of its

@@ -71,3 +71,25 @@ func TestFetchIndexMatchesWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestCallLogSince checks the chunked record against a plain slice at
+// every mark, across chunk boundaries.
+func TestCallLogSince(t *testing.T) {
+	var l callLog
+	var plain []Call
+	for n := range 5000 {
+		c := Call{Seq: n + 1}
+		l.add(c)
+		plain = append(plain, c)
+		if n%97 != 0 && n < 4990 {
+			continue
+		}
+		for _, mark := range []int{-1, 0, 1, 15, 16, 17, 47, 48, 1000, n - 1, n, n + 1, n + 5} {
+			got := l.appendSince(nil, mark)
+			m := min(max(mark, 0), len(plain))
+			if len(got) != len(plain)-m || (len(got) > 0 && (got[0] != plain[m] || got[len(got)-1] != plain[len(plain)-1])) {
+				t.Fatalf("n=%d mark=%d: %d calls, want %d", n, mark, len(got), len(plain)-m)
+			}
+		}
+	}
+}
