@@ -1,5 +1,458 @@
 package scenarios
 
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The harness benchmark (`syncsim bench`): what one default scenario costs
+// with SUT, model and trace all active, against the floor of the direct
+// runner (bench_direct.go), against time driven through clock.Mock, and how
+// the cost behaves with double runs, long scenarios and long sweeps.
+//
+// Costs are process CPU time (user+sys, every thread: actor goroutines, GC)
+// where the figure is a cost, so that a machine shared with other work
+// still gives comparable ratios; one CPU second is one core busy for one
+// second, so rates per CPU second are rates per core. Wall time is used
+// where waiting is the point (clock.Mock sleeps) and is reported next to
+// every rate.
+
 // BenchTraceKeep is the trace lines a benchmarked run holds, as a sweep
 // does (cmd/syncsim keeps 64): the hash still covers every line.
 const BenchTraceKeep = 64
+
+// BenchShape names the scenario shape every rate is measured on.
+const BenchShape = "FromSeed(seed, DefaultConfig): 2 backends, 30 ops, memory store, swarm fault profile per seed"
+
+// Limits of the measurement (STYLE 13): every loop below is bounded.
+const (
+	// growthShortSteps and growthLongSteps are the Config.Steps whose
+	// per-step costs growth compares.
+	growthShortSteps = 50
+	growthLongSteps  = 5000
+	// maxSeedTries bounds the seeds tried to find passing growth runs (a
+	// run that stops at a violation did not run all its steps).
+	maxSeedTries = 1000
+	// heapSampleEvery is how often the sweeps sample the heap.
+	heapSampleEvery = 10 * time.Millisecond
+	// benchRounds is how often the paired measurements repeat; the best
+	// round of each side counts (the least disturbed by other work).
+	benchRounds = 3
+)
+
+// BenchOptions size a benchmark run.
+type BenchOptions struct {
+	// Seeds is the large sweep's seed count; the small sweep runs a tenth
+	// of it. 0: 100,000 (20,000 with Quick).
+	Seeds int
+	// Quick shrinks every sample for a fast run (tests, a first look).
+	Quick bool
+	// Workers run the sweeps in parallel (0: GOMAXPROCS).
+	Workers int
+	// Progress, when set, is told each phase as it starts.
+	Progress func(phase string)
+}
+
+// benchSizes are the sample sizes of one benchmark run.
+type benchSizes struct {
+	large, small int // sweep seeds
+	paired       int // seeds of the harness/direct/double-run comparison
+	mock         int // seeds run against clock.Mock (each costs ~1 ms per clock move)
+	short, long  int // passing runs at growthShortSteps and growthLongSteps
+}
+
+func (o BenchOptions) sizes() benchSizes {
+	z := benchSizes{large: 100_000, paired: 2000, mock: 40, short: 400, long: 6}
+	if o.Quick {
+		z = benchSizes{large: 20_000, paired: 200, mock: 5, short: 40, long: 2}
+	}
+	if o.Seeds > 0 {
+		z.large = o.Seeds
+		z.paired = min(z.paired, max(o.Seeds, 10))
+	}
+	z.small = max(z.large/10, 1)
+	return z
+}
+
+// BenchReport is what Bench measured. Rates are per core (per CPU second).
+type BenchReport struct {
+	Shape   string
+	Workers int
+
+	ScenariosPerSec     float64 // default scenarios per CPU second, large sweep
+	EventsPerSec        float64 // trace events per CPU second, large sweep
+	TimeCompression     float64 // simulated seconds per CPU second, large sweep
+	ScenariosPerSecWall float64 // large sweep seeds / wall second / workers
+
+	OverheadRatio        float64 // harness CPU / direct-runner CPU, same seeds
+	VsClockMock          float64 // clock.Mock wall / simulator wall, same seeds
+	DeterminismCostRatio float64 // double run + hash compare CPU / single run CPU
+	Growth               float64 // per-step CPU at 5,000 steps / at 50
+
+	HarnessMicros float64 // CPU µs per default scenario (paired sample)
+	DirectMicros  float64 // CPU µs per default scenario, direct runner
+	MockMillis    float64 // wall ms per scenario with clock.Mock
+	MockMoves     float64 // clock.Mock moves per scenario
+	StepMicros50  float64 // CPU µs per step at 50 steps
+	StepMicros5k  float64 // CPU µs per step at 5,000 steps
+
+	PeakHeapBytesSmall, PeakHeapBytesLarge uint64
+	SeedsSmall, SeedsLarge                 int
+	PairedSeeds, MockSeeds                 int
+	// Violations counts sweep seeds that broke a property (they still
+	// count as scenarios run; the bench does not judge the SUT).
+	Violations int
+}
+
+// BenchTarget is one goal a figure is held to.
+type BenchTarget struct {
+	Name   string
+	Value  float64
+	Bound  float64
+	AtMost bool // the value must be <= Bound (else >= Bound)
+}
+
+// Pass reports whether the value meets the bound.
+func (t BenchTarget) Pass() bool {
+	if t.AtMost {
+		return t.Value <= t.Bound
+	}
+	return t.Value >= t.Bound
+}
+
+// String renders the bound as "<= 3" or ">= 1000".
+func (t BenchTarget) String() string {
+	op := ">="
+	if t.AtMost {
+		op = "<="
+	}
+	return fmt.Sprintf("%s %g", op, t.Bound)
+}
+
+// maxHeapGrowth is how much larger the large sweep's heap peak may be than
+// the small sweep's for memory to count as flat in the number of seeds.
+const maxHeapGrowth = 1.5
+
+// Targets returns the figures with their goals, in report order.
+func (r BenchReport) Targets() []BenchTarget {
+	heap := 0.0
+	if r.PeakHeapBytesSmall > 0 {
+		heap = float64(r.PeakHeapBytesLarge) / float64(r.PeakHeapBytesSmall)
+	}
+	return []BenchTarget{
+		{Name: "scenarios_per_sec", Value: r.ScenariosPerSec, Bound: 1000},
+		{Name: "overhead_ratio", Value: r.OverheadRatio, Bound: 3, AtMost: true},
+		{Name: "vs_clock_mock", Value: r.VsClockMock, Bound: 300},
+		{Name: "determinism_cost_ratio", Value: r.DeterminismCostRatio, Bound: 2.2, AtMost: true},
+		{Name: "growth", Value: r.Growth, Bound: 1.5, AtMost: true},
+		{Name: "peak_heap_large_over_small", Value: heap, Bound: maxHeapGrowth, AtMost: true},
+	}
+}
+
+// Bench measures the harness. It returns an error only when a run could
+// not be set up.
+func Bench(o BenchOptions) (BenchReport, error) {
+	z := o.sizes()
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	progress := o.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	r := BenchReport{Shape: BenchShape, Workers: workers, SeedsSmall: z.small, SeedsLarge: z.large,
+		PairedSeeds: z.paired, MockSeeds: z.mock}
+
+	progress(fmt.Sprintf("harness vs direct runner vs double run, %d seeds", z.paired))
+	if err := benchPaired(&r, z.paired); err != nil {
+		return r, err
+	}
+	progress(fmt.Sprintf("clock.Mock, %d seeds", z.mock))
+	if err := benchMock(&r, z.mock); err != nil {
+		return r, err
+	}
+	progress(fmt.Sprintf("growth, %d runs of %d steps and %d of %d", z.short, growthShortSteps, z.long, growthLongSteps))
+	if err := benchGrowth(&r, z.short, z.long); err != nil {
+		return r, err
+	}
+	progress(fmt.Sprintf("sweep of %d seeds", z.small))
+	small, err := benchSweep(z.small, workers)
+	if err != nil {
+		return r, err
+	}
+	progress(fmt.Sprintf("sweep of %d seeds", z.large))
+	large, err := benchSweep(z.large, workers)
+	if err != nil {
+		return r, err
+	}
+	r.PeakHeapBytesSmall, r.PeakHeapBytesLarge = small.peakHeap, large.peakHeap
+	r.ScenariosPerSec = perSecond(float64(large.seeds), large.cpu)
+	r.EventsPerSec = perSecond(float64(large.events), large.cpu)
+	r.TimeCompression = perSecond(large.sim.Seconds(), large.cpu)
+	r.ScenariosPerSecWall = perSecond(float64(large.seeds), large.wall) / float64(workers)
+	r.Violations = large.violations
+	return r, nil
+}
+
+func perSecond(n float64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return n / d.Seconds()
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func micros(d time.Duration, n int) float64 { return float64(d.Microseconds()) / float64(max(n, 1)) }
+
+// measure returns the CPU and wall time fn took.
+func measure(fn func() error) (cpu, wall time.Duration, err error) {
+	c0, w0 := processCPU(), time.Now()
+	err = fn()
+	return processCPU() - c0, time.Since(w0), err
+}
+
+// best runs fn benchRounds times and keeps the least CPU and wall.
+func best(fn func() error) (cpu, wall time.Duration, err error) {
+	for i := range benchRounds {
+		c, w, err := measure(fn)
+		if err != nil {
+			return 0, 0, err
+		}
+		if i == 0 || c < cpu {
+			cpu = c
+		}
+		if i == 0 || w < wall {
+			wall = w
+		}
+	}
+	return cpu, wall, nil
+}
+
+func defaultScenarios(n int) []Scenario {
+	out := make([]Scenario, n)
+	for i := range out {
+		out[i] = FromSeed(uint64(i+1), DefaultConfig)
+	}
+	return out
+}
+
+func runAll(ss []Scenario) error {
+	for _, s := range ss {
+		if _, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep}); err != nil {
+			return fmt.Errorf("seed %d: %w", s.Seed, err)
+		}
+	}
+	return nil
+}
+
+// benchPaired measures the same seeds through the harness, the direct
+// runner and the double run of -check-determinism, in one goroutine. The
+// three alternate round by round, so that a slow spell of the machine
+// falls on all of them, and each keeps its best round.
+func benchPaired(r *BenchReport, n int) error {
+	ss := defaultScenarios(n)
+	direct := func() error {
+		for _, s := range ss {
+			if _, err := RunDirect(s); err != nil {
+				return fmt.Errorf("direct seed %d: %w", s.Seed, err)
+			}
+		}
+		return nil
+	}
+	double := func() error {
+		for _, s := range ss {
+			a, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep})
+			if err != nil {
+				return err
+			}
+			b, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep})
+			if err != nil {
+				return err
+			}
+			if a.Hash != b.Hash {
+				return fmt.Errorf("seed %d: two runs gave different trace hashes", s.Seed)
+			}
+		}
+		return nil
+	}
+	cpu, err := bestInterleaved(func() error { return runAll(ss) }, direct, double)
+	if err != nil {
+		return err
+	}
+	r.HarnessMicros, r.DirectMicros = micros(cpu[0], n), micros(cpu[1], n)
+	r.OverheadRatio = ratio(cpu[0], cpu[1])
+	r.DeterminismCostRatio = ratio(cpu[2], cpu[0])
+	return nil
+}
+
+// bestInterleaved runs fns in turn for benchRounds rounds and returns each
+// one's least CPU time.
+func bestInterleaved(fns ...func() error) ([]time.Duration, error) {
+	out := make([]time.Duration, len(fns))
+	for round := range benchRounds {
+		for i, fn := range fns {
+			c, _, err := measure(fn)
+			if err != nil {
+				return nil, err
+			}
+			if round == 0 || c < out[i] {
+				out[i] = c
+			}
+		}
+	}
+	return out, nil
+}
+
+// benchMock compares the wall time of the direct runner on clock.Mock with
+// the simulator's on the same seeds.
+func benchMock(r *BenchReport, n int) error {
+	ss := defaultScenarios(n)
+	moves := 0
+	_, mockWall, err := measure(func() error {
+		for _, s := range ss {
+			st, err := RunDirectMock(s)
+			if err != nil {
+				return fmt.Errorf("mock seed %d: %w", s.Seed, err)
+			}
+			moves += st.Moves
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, simWall, err := best(func() error { return runAll(ss) })
+	if err != nil {
+		return err
+	}
+	r.MockMillis = float64(mockWall.Microseconds()) / 1000 / float64(n)
+	r.MockMoves = float64(moves) / float64(n)
+	r.VsClockMock = ratio(mockWall, simWall)
+	return nil
+}
+
+// benchGrowth compares the CPU per step of passing runs at 50 and 5,000
+// steps.
+func benchGrowth(r *BenchReport, short, long int) error {
+	perStep := func(steps, runs int) (time.Duration, error) {
+		c := DefaultConfig
+		c.Steps = steps
+		var ss []Scenario
+		for seed := uint64(1); len(ss) < runs; seed++ {
+			if seed > maxSeedTries {
+				return 0, fmt.Errorf("growth: fewer than %d of %d seeds pass at %d steps", runs, maxSeedTries, steps)
+			}
+			s := FromSeed(seed, c)
+			res, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep})
+			if err != nil {
+				return 0, err
+			}
+			if res.Violation == nil {
+				ss = append(ss, s)
+			}
+		}
+		cpu, _, err := best(func() error { return runAll(ss) })
+		return cpu / time.Duration(steps*runs), err
+	}
+	a, err := perStep(growthShortSteps, short)
+	if err != nil {
+		return err
+	}
+	b, err := perStep(growthLongSteps, long)
+	if err != nil {
+		return err
+	}
+	r.StepMicros50, r.StepMicros5k = float64(a.Nanoseconds())/1000, float64(b.Nanoseconds())/1000
+	r.Growth = ratio(b, a)
+	return nil
+}
+
+// sweepFigures is what one benchmark sweep saw.
+type sweepFigures struct {
+	seeds, violations int
+	events            int64
+	sim               time.Duration
+	cpu, wall         time.Duration
+	peakHeap          uint64
+}
+
+// benchSweep runs seeds 1..n on workers goroutines as a sweep does (a
+// bounded trace per run, nothing kept of passing seeds) while sampling the
+// heap, and returns the totals and the heap's peak.
+func benchSweep(n, workers int) (sweepFigures, error) {
+	runtime.GC()
+	var f sweepFigures
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(heapSampleEvery)
+		defer t.Stop()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	cpu, wall, _ := measure(func() error {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				var local sweepFigures
+				for {
+					k := next.Add(1)
+					if k > int64(n) {
+						break
+					}
+					res, err := Run(FromSeed(uint64(k), DefaultConfig), RunOptions{TraceKeep: BenchTraceKeep})
+					if err != nil {
+						mu.Lock()
+						firstErr = fmt.Errorf("seed %d: %w", k, err)
+						mu.Unlock()
+						next.Store(int64(n))
+						break
+					}
+					local.seeds++
+					local.events += int64(res.Stats.Events)
+					local.sim += res.Stats.SimDuration
+					if res.Violation != nil {
+						local.violations++
+					}
+				}
+				mu.Lock()
+				f.seeds += local.seeds
+				f.events += local.events
+				f.sim += local.sim
+				f.violations += local.violations
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		return nil
+	})
+	close(stop)
+	<-sampled
+	f.cpu, f.wall, f.peakHeap = cpu, wall, peak.Load()
+	return f, firstErr
+}

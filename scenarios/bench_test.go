@@ -51,3 +51,16 @@ func TestRunDirectAllDefaultSeeds(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRunLong is one 5,000-step scenario: what growth measures.
+func BenchmarkRunLong(b *testing.B) {
+	c := DefaultConfig
+	c.Steps = growthLongSteps
+	s := FromSeed(2, c)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

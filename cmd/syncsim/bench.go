@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/syncsim/syncsim/scenarios"
+)
+
+// maxBenchSeeds bounds -seeds of bench.
+const maxBenchSeeds = 10_000_000
+
+// cmdBench measures the harness on this machine (scenarios.Bench) and
+// prints a table of figures against their targets, or one JSON object.
+// It exits 0 whether or not the targets are met: a benchmark measures.
+func cmdBench(e env, args []string) int {
+	fs := newFlagSet("bench")
+	jsonOut := fs.Bool("json", false, "write one JSON object on stdout")
+	seeds := fs.Int("seeds", 0, "seeds of the large memory sweep; the small one runs a tenth (0: 100000, 20000 with -quick)")
+	quick := fs.Bool("quick", false, "smaller samples everywhere: a first look in a few seconds")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailure(e, "bench", fs, err)
+	}
+	if len(pos) > 0 {
+		return usageError(e, "bench", fmt.Sprintf("unexpected argument %q", pos[0]))
+	}
+	if *seeds < 0 || *seeds > maxBenchSeeds {
+		return usageError(e, "bench", fmt.Sprintf("invalid value %d for flag -seeds: want 0..%d", *seeds, maxBenchSeeds))
+	}
+	r, err := scenarios.Bench(scenarios.BenchOptions{
+		Seeds: *seeds, Quick: *quick,
+		Progress: func(phase string) { fmt.Fprintf(e.stderr, "syncsim bench: %s\n", phase) },
+	})
+	if err != nil {
+		return inputError(e, "bench", err)
+	}
+	m := thisMachine()
+	if *jsonOut {
+		if err := writeJSON(e.stdout, benchSummaryJSON(r, m)); err != nil {
+			return inputError(e, "bench", err)
+		}
+		return exitOK
+	}
+	writeBenchTable(e, r, m)
+	return exitOK
+}
+
+// machineJSON says where the figures were measured.
+type machineJSON struct {
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	NumCPU     int    `json:"num_cpu"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	CPUModel   string `json:"cpu_model"` // "" when /proc/cpuinfo is unreadable
+	GoVersion  string `json:"go_version"`
+}
+
+func thisMachine() machineJSON {
+	return machineJSON{
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, NumCPU: runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), CPUModel: cpuModel(), GoVersion: runtime.Version(),
+	}
+}
+
+// cpuModel reads the first "model name" of /proc/cpuinfo.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// benchJSON is `syncsim bench -json`. Rates are per core: per CPU second
+// of the process (every thread, GC included).
+type benchJSON struct {
+	Shape                string                     `json:"shape"`
+	ScenariosPerSec      float64                    `json:"scenarios_per_sec"`
+	EventsPerSec         float64                    `json:"events_per_sec"`
+	TimeCompression      float64                    `json:"time_compression"`
+	ScenariosPerSecWall  float64                    `json:"scenarios_per_sec_wall"`
+	OverheadRatio        float64                    `json:"overhead_ratio"`
+	VsClockMock          float64                    `json:"vs_clock_mock"`
+	DeterminismCostRatio float64                    `json:"determinism_cost_ratio"`
+	Growth               float64                    `json:"growth"`
+	PeakHeapBytesSmall   uint64                     `json:"peak_heap_bytes_small"`
+	PeakHeapBytesLarge   uint64                     `json:"peak_heap_bytes_large"`
+	SeedsSmall           int                        `json:"seeds_small"`
+	SeedsLarge           int                        `json:"seeds_large"`
+	HarnessMicrosPerRun  float64                    `json:"harness_cpu_us_per_scenario"`
+	DirectMicrosPerRun   float64                    `json:"direct_cpu_us_per_scenario"`
+	MockMillisPerRun     float64                    `json:"clock_mock_wall_ms_per_scenario"`
+	MockMovesPerRun      float64                    `json:"clock_mock_moves_per_scenario"`
+	StepMicros50         float64                    `json:"cpu_us_per_step_50"`
+	StepMicros5000       float64                    `json:"cpu_us_per_step_5000"`
+	PairedSeeds          int                        `json:"paired_seeds"`
+	MockSeeds            int                        `json:"mock_seeds"`
+	Workers              int                        `json:"workers"`
+	SweepViolations      int                        `json:"sweep_violations"`
+	Machine              machineJSON                `json:"machine"`
+	Targets              map[string]benchTargetJSON `json:"targets"`
+	AllTargetsMet        bool                       `json:"all_targets_met"`
+}
+
+type benchTargetJSON struct {
+	Value  float64 `json:"value"`
+	Target string  `json:"target"` // "<= 3", ">= 1000"
+	Pass   bool    `json:"pass"`
+}
+
+func benchSummaryJSON(r scenarios.BenchReport, m machineJSON) benchJSON {
+	out := benchJSON{
+		Shape: r.Shape, ScenariosPerSec: r.ScenariosPerSec, EventsPerSec: r.EventsPerSec,
+		TimeCompression: r.TimeCompression, ScenariosPerSecWall: r.ScenariosPerSecWall,
+		OverheadRatio: r.OverheadRatio, VsClockMock: r.VsClockMock,
+		DeterminismCostRatio: r.DeterminismCostRatio, Growth: r.Growth,
+		PeakHeapBytesSmall: r.PeakHeapBytesSmall, PeakHeapBytesLarge: r.PeakHeapBytesLarge,
+		SeedsSmall: r.SeedsSmall, SeedsLarge: r.SeedsLarge,
+		HarnessMicrosPerRun: r.HarnessMicros, DirectMicrosPerRun: r.DirectMicros,
+		MockMillisPerRun: r.MockMillis, MockMovesPerRun: r.MockMoves,
+		StepMicros50: r.StepMicros50, StepMicros5000: r.StepMicros5k,
+		PairedSeeds: r.PairedSeeds, MockSeeds: r.MockSeeds, Workers: r.Workers,
+		SweepViolations: r.Violations, Machine: m,
+		Targets: map[string]benchTargetJSON{}, AllTargetsMet: true,
+	}
+	for _, t := range r.Targets() {
+		out.Targets[t.Name] = benchTargetJSON{Value: t.Value, Target: t.String(), Pass: t.Pass()}
+		out.AllTargetsMet = out.AllTargetsMet && t.Pass()
+	}
+	return out
+}
+
+// writeBenchTable prints the figures as an aligned table: the targets
+// first, then the figures they are derived from.
+func writeBenchTable(e env, r scenarios.BenchReport, m machineJSON) {
+	fmt.Fprintf(e.stdout, "shape    %s\n", r.Shape)
+	fmt.Fprintf(e.stdout, "machine  %s/%s, %s, %d CPUs, GOMAXPROCS %d, %s\n", m.GOOS, m.GOARCH, orUnknown(m.CPUModel), m.NumCPU, m.GOMAXPROCS, m.GoVersion)
+	fmt.Fprintf(e.stdout, "rates are per core: per CPU second of the process (all threads, GC included)\n\n")
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tvalue\ttarget\tresult\t")
+	for _, t := range r.Targets() {
+		result := "pass"
+		if !t.Pass() {
+			result = "MISS"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", t.Name, formatFigure(t.Value), t.String(), result)
+	}
+	for _, row := range []struct {
+		name, value string
+	}{
+		{"events_per_sec", formatFigure(r.EventsPerSec)},
+		{"time_compression", formatFigure(r.TimeCompression)},
+		{"scenarios_per_sec_wall", formatFigure(r.ScenariosPerSecWall)},
+		{"harness_cpu_us_per_scenario", formatFigure(r.HarnessMicros)},
+		{"direct_cpu_us_per_scenario", formatFigure(r.DirectMicros)},
+		{"clock_mock_wall_ms_per_scenario", formatFigure(r.MockMillis)},
+		{"clock_mock_moves_per_scenario", formatFigure(r.MockMoves)},
+		{"cpu_us_per_step_50", formatFigure(r.StepMicros50)},
+		{"cpu_us_per_step_5000", formatFigure(r.StepMicros5k)},
+		{"peak_heap_bytes_small", fmt.Sprintf("%d (%d seeds)", r.PeakHeapBytesSmall, r.SeedsSmall)},
+		{"peak_heap_bytes_large", fmt.Sprintf("%d (%d seeds)", r.PeakHeapBytesLarge, r.SeedsLarge)},
+		{"sweep_violations", fmt.Sprintf("%d", r.Violations)},
+	} {
+		fmt.Fprintf(tw, "%s\t%s\t\t\t\n", row.name, row.value)
+	}
+	tw.Flush()
+}
+
+// formatFigure prints three significant figures, without exponents.
+func formatFigure(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "CPU model unknown"
+	}
+	return s
+}
