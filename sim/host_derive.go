@@ -16,8 +16,21 @@ import (
 // reports how its last sync attempt ended. A later event overrides an
 // earlier one, because a failed pass is followed by the reconnect pass.
 // fence is the runtime id the pull must match (nil: no fence).
-func pullOutcome(calls []faults.Call, fence *string) model.Pull {
+//
+// known is false when the actor made no runtime call at all: it then
+// shared a connect another actor had in flight (or a cached handle), and
+// the record alone cannot say whether that handed it a failure; the caller
+// lets the store record decide between the two outcomes.
+//
+// A fetch on a connection reporting another runtime than the fence is a
+// lost runtime whatever happens next: the correct code never fetches there,
+// and a variant that does must still be judged against "lost".
+func pullOutcome(calls []faults.Call, fence *string) (pull model.Pull, known bool) {
+	if len(calls) == 0 {
+		return model.Pull{Kind: model.PullComplete}, false
+	}
 	out := model.Pull{Kind: model.PullComplete}
+	lost := false
 	served := map[int]*scheduler.Cursor{}
 	ended := map[int]bool{} // streams that reached EOF or failed
 	for _, c := range calls {
@@ -29,6 +42,8 @@ func pullOutcome(calls []faults.Call, fence *string) model.Pull {
 			if c.Stream != 0 {
 				ended[c.Stream] = true
 			}
+		case c.Op == faults.OpConnect:
+			out = model.Pull{Kind: model.PullComplete} // a new pass starts on a fresh handle
 		case c.Op == faults.OpRuntimeID:
 			if fence != nil && (!c.HasRuntimeID || c.RuntimeID != *fence) {
 				out = model.Pull{Kind: model.PullLost}
@@ -37,6 +52,9 @@ func pullOutcome(calls []faults.Call, fence *string) model.Pull {
 			}
 		case c.Op == faults.OpFetch:
 			out = model.Pull{Kind: model.PullComplete, Current: c.CurrentCursor}
+			if fence != nil && (!c.HasRuntimeID || c.RuntimeID != *fence) {
+				lost = true
+			}
 		case c.Op == faults.OpStreamNext:
 			if c.EOF {
 				ended[c.Stream] = true
@@ -52,7 +70,10 @@ func pullOutcome(calls []faults.Call, fence *string) model.Pull {
 			}
 		}
 	}
-	return out
+	if lost {
+		return model.Pull{Kind: model.PullLost}, true
+	}
+	return out, true
 }
 
 // execFacts splits an exec actor's calls at the command: the calls of the
