@@ -88,7 +88,10 @@ func (r Reach) Table() string {
 // Sweep runs o.Seeds generated scenarios against the real workspace with
 // o.Scheduler plugged in and reports every violation.
 func Sweep(o SuiteOptions) (SweepReport, error) {
-	o = o.withDefaults()
+	o, err := o.withDefaults()
+	if err != nil {
+		return SweepReport{}, err
+	}
 	rep := SweepReport{Seeds: o.Seeds}
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
@@ -114,17 +117,24 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 // tailLines is how much of a failing trace a report shows.
 const tailLines = 24
 
-func (o SuiteOptions) withDefaults() SuiteOptions {
+func (o SuiteOptions) withDefaults() (SuiteOptions, error) {
+	var err error
 	if o.Seeds == 0 {
-		o.Seeds = seedsOr(300)
+		if o.Seeds, err = seedsOr(300); err != nil {
+			return o, err
+		}
 	}
 	if o.FirstSeed == 0 {
-		o.FirstSeed = *flagSeed
+		if o.FirstSeed, err = firstSeed(); err != nil {
+			return o, err
+		}
 	}
 	if o.Config == (Config{}) {
-		o.Config = configWithFlags(DefaultConfig)
+		if o.Config, err = configWithFlags(DefaultConfig); err != nil {
+			return o, err
+		}
 	}
-	return o
+	return o, nil
 }
 
 // Check is Sweep for a test: it fails t with a replayable report of the

@@ -11,11 +11,15 @@ import (
 // a property that never meets a case proves nothing about it. -v prints the
 // counts. Lengthen with -syncsim.seeds (SYNCSIM_SEEDS).
 func TestSweep(t *testing.T) {
-	rep, err := Sweep(SuiteOptions{Seeds: seedsOr(600)})
+	seeds, err := seedsOr(600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d seeds from %d: %d passed\n%s", rep.Seeds, *flagSeed, rep.Passed, rep.Reach.Table())
+	rep, err := Sweep(SuiteOptions{Seeds: seeds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d seeds: %d passed\n%s", rep.Seeds, rep.Passed, rep.Reach.Table())
 	for _, f := range rep.Failures {
 		t.Errorf("scenario failed:\n%s", f.Report())
 		break

@@ -195,6 +195,14 @@ func (s *SingleAlarm) List(ctx context.Context) ([]scheduler.Intent, error) {
 	return l.List(ctx)
 }
 
+// Close closes the wrapped store when it has a Close (a file-backed one).
+func (s *SingleAlarm) Close() error {
+	if c, ok := s.Scheduler.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}
+
 // Alarm implements AlarmOwner.
 func (s *SingleAlarm) Alarm() (time.Time, bool) { return s.at, s.set }
 
