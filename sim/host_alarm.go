@@ -47,9 +47,13 @@ func (h *Host) fireAlarm() *Violation {
 		if v := h.Step(); v != nil {
 			return v
 		}
+		// Every intent due by now was handed over: whatever alarm design the
+		// store has, an intent left due at or before now (exhausted, or
+		// rejected) is no longer owed an alarm by the "alarm" property; the
+		// liveness tail still holds it to being visibly exhausted.
+		h.handled = now
 		if h.owner == nil {
 			h.noteRejected(now)
-			h.handled = now
 			if err := h.rearm(); err != nil {
 				return h.fail("durability", err.Error())
 			}

@@ -1,0 +1,69 @@
+package scenarios
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// huntBudget is DESIGN's promise: every planted bug is found within it.
+const huntBudget = 2000
+
+// TestHuntFindsEveryBugNearItsHandWrittenScenario sweeps seeds from 1 for
+// each planted bug until the first failure, shrinks it, and requires the
+// shrunk scenario and the smallest hand-written corpus scenario for that bug
+// to be within one step of each other, either way (which TestCorpus replays under the bug and, clean,
+// without it).
+func TestHuntFindsEveryBugNearItsHandWrittenScenario(t *testing.T) {
+	hand := handWrittenSteps(t)
+	for _, bug := range Bugs {
+		t.Run(bug.Name, func(t *testing.T) {
+			want, ok := hand[bug.Name]
+			if !ok {
+				t.Fatalf("no hand-written corpus scenario for %s in %s", bug.Name, CorpusDir)
+			}
+			c := DefaultConfig
+			c.Bug = bug.Name
+			for seed := uint64(1); seed <= huntBudget; seed++ {
+				s := FromSeed(seed, c)
+				r := mustRun(t, s)
+				if r.Violation == nil {
+					continue
+				}
+				small, st, err := Shrink(s, r.Violation.Property, ShrinkOptions{MaxRuns: 3000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("seed %d: %s, %d -> %d steps (hand-written: %d)", seed, st.Property, st.StepsBefore, st.StepsAfter, want)
+				if st.StepsAfter > want+1 || want > st.StepsAfter+1 {
+					t.Errorf("shrunk to %d steps, hand-written minimum is %d: one of them is not minimal:\n%s", st.StepsAfter, want, Format(small))
+				}
+				return
+			}
+			t.Fatalf("%s not found within %d seeds", bug.Name, huntBudget)
+		})
+	}
+}
+
+// handWrittenSteps returns, per bug, the fewest steps of a corpus scenario
+// planted with it.
+func handWrittenSteps(t *testing.T) map[string]int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(CorpusDir, "bug-*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, f := range files {
+		cases, err := ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			b, n := c.Scenario.Config.Bug, Steps(c.Scenario.Ops)
+			if old, ok := out[b]; !ok || n < old {
+				out[b] = n
+			}
+		}
+	}
+	return out
+}
