@@ -155,6 +155,7 @@ func (h *Host) Liveness() *Violation {
 		b := h.names[i]
 		ws := h.ws
 		h.rt.Go(name, func() {
+			presizeStack()
 			// The first pull reconnects (and reconciles) a backend whose
 			// connection died with its container; a crashed container may
 			// refuse it, so only the push and pull after it must succeed:
