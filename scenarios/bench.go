@@ -168,7 +168,7 @@ func Bench(o BenchOptions) (BenchReport, error) {
 		PairedSeeds: z.paired, MockSeeds: z.mock}
 
 	progress(fmt.Sprintf("harness vs direct runner vs double run, %d seeds", z.paired))
-	if err := benchPaired(&r, z.paired); err != nil {
+	if err := benchPaired(&r, z.paired, workers); err != nil {
 		return r, err
 	}
 	progress(fmt.Sprintf("clock.Mock, %d seeds", z.mock))
@@ -256,21 +256,29 @@ func runAll(ss []Scenario) error {
 }
 
 // benchPaired measures the same seeds through the harness, the direct
-// runner and the double run of -check-determinism, in one goroutine. The
-// three alternate round by round, so that a slow spell of the machine
-// falls on all of them, and each keeps its best round.
-func benchPaired(r *BenchReport, n int) error {
+// runner and the double run of -check-determinism, each spread over the
+// workers as a sweep is: with every core busy, the CPU time is the work's
+// own (a lone goroutine handing off between actors also pays for waking
+// the idle cores, which a sweep never has). The three alternate round by
+// round, so that a slow spell of the machine falls on all of them, and
+// each keeps its best round.
+func benchPaired(r *BenchReport, n, workers int) error {
 	ss := defaultScenarios(n)
+	harness := func() error {
+		return parallel(workers, len(ss), func(i int) error {
+			_, err := Run(ss[i], RunOptions{TraceKeep: BenchTraceKeep})
+			return err
+		})
+	}
 	direct := func() error {
-		for _, s := range ss {
-			if _, err := RunDirect(s); err != nil {
-				return fmt.Errorf("direct seed %d: %w", s.Seed, err)
-			}
-		}
-		return nil
+		return parallel(workers, len(ss), func(i int) error {
+			_, err := RunDirect(ss[i])
+			return err
+		})
 	}
 	double := func() error {
-		for _, s := range ss {
+		return parallel(workers, len(ss), func(i int) error {
+			s := ss[i]
 			a, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep})
 			if err != nil {
 				return err
@@ -282,10 +290,10 @@ func benchPaired(r *BenchReport, n int) error {
 			if a.Hash != b.Hash {
 				return fmt.Errorf("seed %d: two runs gave different trace hashes", s.Seed)
 			}
-		}
-		return nil
+			return nil
+		})
 	}
-	cpu, err := bestInterleaved(func() error { return runAll(ss) }, direct, double)
+	cpu, err := bestInterleaved(harness, direct, double)
 	if err != nil {
 		return err
 	}
@@ -293,6 +301,36 @@ func benchPaired(r *BenchReport, n int) error {
 	r.OverheadRatio = ratio(cpu[0], cpu[1])
 	r.DeterminismCostRatio = ratio(cpu[2], cpu[0])
 	return nil
+}
+
+// parallel calls fn(0..n-1) on workers goroutines and returns the first
+// error (the others stop taking work).
+func parallel(workers, n int, fn func(i int) error) error {
+	var next atomic.Int64
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				if err := fn(i); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					next.Store(int64(n))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return first
 }
 
 // bestInterleaved runs fns in turn for benchRounds rounds and returns each
