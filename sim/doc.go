@@ -2,8 +2,8 @@
 // under a virtual clock, a cooperative actor runtime and seeded random
 // streams, so that one uint64 seed decides every choice of a run and the run's
 // trace is byte-identical on every replay, under any GOMAXPROCS, with or
-// without -race. The simulated host (durable state, one alarm, host restart)
-// and the run loop with its determinism double-run build on the pieces below.
+// without -race. Most users drive it through package scenarios; Host is the
+// layer that package uses.
 //
 // # Pieces
 //
@@ -23,6 +23,16 @@
 //   - trace.go: Trace, one deterministic text line per event, a header for
 //     the swarm profile, an incremental SHA-256 and FirstDiff for the
 //     double-run check.
+//   - host*.go: Host, the simulated host built from the pieces above: the
+//     workspace's durable local store, the intent store (opened by a
+//     SchedulerFactory at every host start), one alarm (the scheduler
+//     package's rule, or the store's own when it is an AlarmOwner), the
+//     fault-injecting containers, and the reference model. Spawn* start
+//     operations as actors, Step runs them and judges every finished one
+//     against the model (host_judge.go, reading the runtime's record through
+//     host_derive.go, never the SUT's verdict), Advance moves time and fires
+//     the alarm, RestartHost and StepCut restart the host, Liveness runs the
+//     fault-free tail. The first broken property is a *Violation.
 //
 // # Running a simulation step by step
 //
