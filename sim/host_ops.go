@@ -116,6 +116,20 @@ func syncName(m workspace.ExecSync) string {
 // Step runs every spawned actor to completion, interleaved, then checks the
 // properties. It returns the first violation (also kept in Violation).
 func (h *Host) Step() *Violation {
+	return h.step(0)
+}
+
+// StepCut runs the spawned actors for at most switches scheduling decisions
+// and then restarts the host, cutting every operation still in flight at
+// its blocking point.
+func (h *Host) StepCut(switches int) *Violation {
+	return h.step(switches)
+}
+
+// step runs the spawned actors, judges every operation that finished, and
+// then either checks the state (cut == 0) or restarts the host after cut
+// scheduling decisions, with whatever is still in flight.
+func (h *Host) step(cut int) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
@@ -123,12 +137,21 @@ func (h *Host) Step() *Violation {
 	storeMark := h.sched.Mark()
 	marks := h.recordMarks()
 	h.done = h.done[:0]
+	if cut > 0 {
+		n := 0
+		h.rt.OnSwitch(func(from, to, point string) {
+			if n++; n >= cut {
+				h.rt.Stop()
+			}
+		})
+	}
 	parked, err := h.rt.Run()
+	h.rt.OnSwitch(nil)
 	h.drainRecords()
 	if err != nil {
 		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
 	}
-	if len(parked) > 0 {
+	if cut == 0 && len(parked) > 0 {
 		return h.fail("no-deadlock", fmt.Sprintf("actors parked forever: %v", parked))
 	}
 	for _, f := range h.done {
@@ -137,40 +160,10 @@ func (h *Host) Step() *Violation {
 			return v
 		}
 	}
+	if cut > 0 {
+		return h.RestartHost()
+	}
 	return h.checkState()
-}
-
-// StepCut runs the spawned actors for at most switches scheduling decisions
-// and then restarts the host, cutting every operation still in flight at
-// its blocking point.
-func (h *Host) StepCut(switches int) *Violation {
-	if h.violated != nil {
-		return h.violated
-	}
-	h.stats.Steps++
-	storeMark := h.sched.Mark()
-	marks := h.recordMarks()
-	h.done = h.done[:0]
-	n := 0
-	h.rt.OnSwitch(func(from, to, point string) {
-		n++
-		if n >= switches {
-			h.rt.Stop()
-		}
-	})
-	_, err := h.rt.Run()
-	h.rt.OnSwitch(nil)
-	h.drainRecords()
-	if err != nil {
-		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
-	}
-	for _, f := range h.done {
-		f.storeMark, f.marks = storeMark, marks
-		if v := h.judge(f); v != nil {
-			return v
-		}
-	}
-	return h.RestartHost()
 }
 
 // RestartHost restarts the host process: operations in flight are cut,
