@@ -115,9 +115,10 @@ type benchJSON struct {
 }
 
 type benchTargetJSON struct {
-	Value  float64 `json:"value"`
-	Target string  `json:"target"` // "<= 3", ">= 1000"
-	Pass   bool    `json:"pass"`
+	Value   float64 `json:"value"`
+	Bound   float64 `json:"bound"`
+	Compare string  `json:"compare"` // "at_most" or "at_least": how value must stand to bound
+	Pass    bool    `json:"pass"`
 }
 
 func benchSummaryJSON(r scenarios.BenchReport, m machineJSON) benchJSON {
@@ -136,7 +137,11 @@ func benchSummaryJSON(r scenarios.BenchReport, m machineJSON) benchJSON {
 		Targets: map[string]benchTargetJSON{}, AllTargetsMet: true,
 	}
 	for _, t := range r.Targets() {
-		out.Targets[t.Name] = benchTargetJSON{Value: t.Value, Target: t.String(), Pass: t.Pass()}
+		cmp := "at_least"
+		if t.AtMost {
+			cmp = "at_most"
+		}
+		out.Targets[t.Name] = benchTargetJSON{Value: t.Value, Bound: t.Bound, Compare: cmp, Pass: t.Pass()}
 		out.AllTargetsMet = out.AllTargetsMet && t.Pass()
 	}
 	return out
