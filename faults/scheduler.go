@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
 )
@@ -20,6 +21,8 @@ type Scheduler struct {
 	hooks   Hooks
 	rng     *rand.Rand
 	profile *Profile
+
+	now func() time.Time // optional: stamps each call's entry time
 
 	mu       sync.Mutex
 	faultsOn bool
@@ -55,6 +58,10 @@ type StoreCall struct {
 	Found  bool // Get found an intent
 	Fault  Kind // the injected kind, NoFault when none
 	Err    string
+	// At is the clock reading when the call was made, before its blocking
+	// point (zero without SetClock). An intent passed to Schedule was built
+	// at this instant: the workspace does not block between the two.
+	At time.Time
 }
 
 // String renders the call on one stable line (see AppendText).
@@ -70,6 +77,9 @@ func NewScheduler(inner scheduler.Scheduler, hooks Hooks, rng *rand.Rand, profil
 	return &Scheduler{inner: inner, hooks: hooks, rng: rng, profile: profile, faultsOn: true}
 }
 
+// SetClock makes every recorded call carry the time it was made (At).
+func (s *Scheduler) SetClock(now func() time.Time) { s.now = now }
+
 // Inner returns the wrapped store.
 func (s *Scheduler) Inner() scheduler.Scheduler { return s.inner }
 
@@ -83,8 +93,12 @@ func (s *Scheduler) SetFaults(on bool) {
 // before blocks, names the actor and draws the fault for op. It returns the
 // injected error, if any, and a call to complete with after.
 func (s *Scheduler) before(op StoreOp, k Kind, backend string) (StoreCall, error) {
+	var at time.Time
+	if s.now != nil {
+		at = s.now()
+	}
 	s.hooks.Block("store." + string(op))
-	call := StoreCall{Actor: s.hooks.Actor(), Op: op, Backend: backend}
+	call := StoreCall{Actor: s.hooks.Actor(), Op: op, Backend: backend, At: at}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.faultsOn && s.profile.draw(s.rng, k) {

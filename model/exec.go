@@ -104,8 +104,7 @@ func (s State) schedulePending(o Options, backend string, runtime *string, captu
 			target = existing.TargetCursor // widen: never narrow a same-runtime fence
 		}
 	}
-	in := o.intent(backend, 1, intentRuntime, target, now)
-	failed, err = c.take("schedule", backend)
+	in, failed, err := c.schedule(o, backend, 1, intentRuntime, target, now)
 	if err != nil {
 		return s, scheduler.Intent{}, err
 	}

@@ -94,8 +94,7 @@ func (s State) retry(o Options, backend string, now time.Time, pull Pull, c *cal
 		if in.TargetCursor != nil {
 			target = scheduler.MinCursor(*in.TargetCursor, pull.Current)
 		}
-		next := o.intent(backend, 1, in.RuntimeID, &target, now)
-		failed, err := c.take("schedule", backend)
+		next, failed, err := c.schedule(o, backend, 1, in.RuntimeID, &target, now)
 		if err != nil {
 			return s, RetryResult{}, err
 		}
@@ -118,8 +117,7 @@ func (s State) retry(o Options, backend string, now time.Time, pull Pull, c *cal
 		res := exhausted(in, true)
 		return s, res, nil
 	}
-	next := o.intent(backend, in.Attempt+1, in.RuntimeID, in.TargetCursor, now)
-	failed, err = c.take("schedule", backend)
+	next, failed, err := c.schedule(o, backend, in.Attempt+1, in.RuntimeID, in.TargetCursor, now)
 	if err != nil || failed {
 		return s, RetryResult{Rejected: true, Pulled: pulled}, err
 	}

@@ -425,10 +425,8 @@ func (p inputParser) parse(lines []string) (faults.Profile, []Op, error) {
 			return profile, nil, p.errAt(i, "%v", err)
 		}
 		if group >= 0 {
-			switch op.Kind {
-			case OpExec, OpWrite, OpRetry, OpHostRestart:
-			default:
-				return profile, nil, p.errAt(i, "%s cannot run inside a group (only exec, write, retry and host-restart can)", op.Kind)
+			if !op.Kind.InGroup() {
+				return profile, nil, p.errAt(i, "%s cannot run inside a group (only exec, write, retry, advance and host-restart can)", op.Kind)
 			}
 			ops[group].Ops = append(ops[group].Ops, op)
 			continue

@@ -96,10 +96,14 @@ func genOp(r *rand.Rand, c GenConfig, allowGroup bool) Op {
 	return op
 }
 
-// genGroupMember draws only ops that run as actors: time and faults are the
-// driver's, between steps.
+// genGroupMember draws the ops a group may hold (OpKind.InGroup): commands
+// and retries mostly; sometimes a time advance, so that an alarm-driven retry
+// races the others, and a host restart that cuts the group in flight.
 func genGroupMember(r *rand.Rand, c GenConfig) Op {
-	w := Weights{OpExec: c.Weights[OpExec] + 1, OpRetry: c.Weights[OpRetry] + 1, OpWrite: c.Weights[OpWrite]}
+	w := Weights{
+		OpExec: c.Weights[OpExec] + 1, OpRetry: c.Weights[OpRetry] + 1, OpWrite: c.Weights[OpWrite],
+		OpAdvance: c.Weights[OpAdvance] / 4, OpHostRestart: c.Weights[OpHostRestart],
+	}
 	g := c
 	g.Weights = w
 	return genOp(r, g, false)

@@ -54,6 +54,18 @@ func opKindByName(name string) (OpKind, bool) {
 	return 0, false
 }
 
+// InGroup reports whether ops of kind k may run inside a group: the ones that
+// run as actors (exec, write, retry), a host restart (which cuts the group in
+// flight) and an advance (time moves while the others are in flight, so an
+// alarm-driven retry can race them). Fault ops are the driver's, between steps.
+func (k OpKind) InGroup() bool {
+	switch k {
+	case OpExec, OpWrite, OpRetry, OpHostRestart, OpAdvance:
+		return true
+	}
+	return false
+}
+
 // Mode is an exec's sync mode.
 type Mode int
 

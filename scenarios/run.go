@@ -125,16 +125,23 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 	case OpHostRestart:
 		return h.RestartHost()
 	case OpGroup:
-		restart := false
+		// Time moves for retries that wait to be due before anything of the
+		// group starts, so the group's members all run in the one step.
 		for _, m := range op.Ops {
-			if m.Kind == OpHostRestart {
-				restart = true
-				continue
-			}
 			if v := prepare(h, m); v != nil {
 				return v
 			}
-			spawn(h, m)
+		}
+		restart := false
+		for _, m := range op.Ops {
+			switch m.Kind {
+			case OpHostRestart:
+				restart = true
+			case OpAdvance:
+				h.SpawnTick(m.Dur)
+			default:
+				spawn(h, m)
+			}
 		}
 		if restart {
 			return h.StepCut(1 + cut.IntN(maxCutSwitches))

@@ -102,19 +102,16 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 		if o.Backend < 0 || o.Backend >= backends {
 			return fmt.Errorf("op %d (%s): backend b%d out of range (scenario has %d)", i+1, o.Kind, o.Backend, backends)
 		}
-		switch o.Kind {
-		case OpGroup:
+		switch {
+		case o.Kind == OpGroup:
 			if inGroup {
 				return fmt.Errorf("op %d: groups do not nest", i+1)
 			}
 			if err := validateOps(o.Ops, backends, true); err != nil {
 				return fmt.Errorf("group at op %d: %w", i+1, err)
 			}
-		case OpExec, OpWrite, OpRetry, OpHostRestart:
-		default:
-			if inGroup {
-				return fmt.Errorf("op %d: %s cannot run inside a group", i+1, o.Kind)
-			}
+		case inGroup && !o.Kind.InGroup():
+			return fmt.Errorf("op %d: %s cannot run inside a group", i+1, o.Kind)
 		}
 		if o.Kind == OpExec && o.Writes < 0 {
 			return fmt.Errorf("op %d: negative writes", i+1)

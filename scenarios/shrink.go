@@ -75,9 +75,10 @@ var ErrNotFailing = errors.New("scenarios: the scenario does not violate the pro
 // thin groups, drop fault ops (in pairs, then alone), simplify ops, move ops
 // to lower backends, merge and shorten advances, turn fault kinds off (or
 // make a per-call kind certain), drop the batch budget and lower
-// MaxAttempts. Every candidate passes
-// Validate and keeps s's seed; a candidate is accepted only when its run
-// violates the same property. No randomness is involved, so unless Budget
+// MaxAttempts, and last drop an op under another small seed (reseedDrop:
+// ops that only used up random draws can then go). Every candidate passes
+// Validate; a candidate is accepted only when its run violates the same
+// property. No randomness is involved, so unless Budget
 // cuts it short the result depends only on s, property and MaxRuns.
 //
 // It returns an error wrapping ErrNotFailing when s does not violate

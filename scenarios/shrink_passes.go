@@ -32,6 +32,34 @@ var shrinkPasses = []shrinkPass{
 	{"certain-faults", (*shrinker).certainFaults},
 	{"max-entries", (*shrinker).dropMaxEntries},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
+	{"reseed-drop", (*shrinker).reseedDrop},
+}
+
+// reseedSeeds bounds the seeds reseedDrop tries for each candidate: small
+// ones, which read well in a corpus file.
+const reseedSeeds = 16
+
+// reseedDrop drops one top-level op at a time under another seed. With the
+// seed fixed, ops that only use up random draws (so that a later fault lands
+// where it must) cannot go: removing them shifts every draw after them. A
+// different seed lines the draws up differently, and the bug needs only its
+// essential ops. Seeds 1..reseedSeeds are tried in order, so the result stays
+// a deterministic function of the input.
+func (sh *shrinker) reseedDrop(s Scenario) (Scenario, bool) {
+	for i := len(s.Ops) - 1; i >= 0; i-- {
+		ops := slices.Delete(slices.Clone(s.Ops), i, i+1)
+		if len(ops) == 0 {
+			continue
+		}
+		for seed := uint64(1); seed <= reseedSeeds && !sh.stopped(); seed++ {
+			c := withOps(s, ops)
+			c.Seed = seed
+			if sh.try(&s, c) {
+				return s, true
+			}
+		}
+	}
+	return s, false
 }
 
 // try accepts c when it still fails.

@@ -226,6 +226,7 @@ func (h *Host) start() error {
 	}
 	h.owner, _ = inner.(AlarmOwner)
 	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
+	h.sched.SetClock(h.clock.Now)
 	var sch scheduler.Scheduler = h.sched
 	backends := make([]workspace.BackendConfig, len(h.containers))
 	for i, c := range h.containers {

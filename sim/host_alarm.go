@@ -92,6 +92,53 @@ func (h *Host) syncOwnerAlarm() {
 	}
 }
 
+// SpawnTick starts an actor that moves virtual time forward by d while
+// other operations are in flight: when it runs (at a point the interleaving
+// stream picks), time jumps, and if the alarm falls inside the jump the host
+// hands every due backend to a new alarm actor at once, so an alarm-driven
+// retry races whatever else this step runs (a command's post-pull, another
+// retry). The alarm is re-armed when the step ends.
+func (h *Host) SpawnTick(d time.Duration) {
+	name := "#" + itoa(h.opSeq+1) + ".tick"
+	h.opSeq++
+	h.event(name, "start", "op=tick", "d="+d.String())
+	h.rt.Go(name, func() {
+		end := h.clock.Now().Add(d)
+		if h.alarmSet && !h.alarm.After(end) {
+			at := h.alarm
+			if at.After(h.clock.Now()) {
+				h.clock.AdvanceTo(at)
+			}
+			h.tickAlarm(at)
+		}
+		h.clock.AdvanceTo(end)
+	})
+}
+
+// tickAlarm fires the alarm from inside a step: the due backends get alarm
+// actors in this same step instead of a step of their own.
+func (h *Host) tickAlarm(now time.Time) {
+	intents, err := h.storedIntents()
+	if err != nil {
+		h.fail("durability", err.Error())
+		return
+	}
+	var due []string
+	if h.owner == nil {
+		due = h.rule().Due(intents, now)
+	} else {
+		due = scheduler.Due(intents, h.opts.MaxAttempts, now)
+		h.owner.AlarmFired()
+	}
+	h.alarmSet = false
+	h.handled = now
+	h.event("-", "alarm", "due="+strings.Join(due, ","), "in=step")
+	for _, b := range due {
+		i := h.index(b)
+		h.spawnRetry(h.actorName("alarm", i), i)
+	}
+}
+
 func (h *Host) rule() scheduler.AlarmRule {
 	return scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts, Handled: h.handled}
 }

@@ -37,7 +37,7 @@ func (h *Host) storeCalls(f finished) []model.StoreCall {
 	var out []model.StoreCall
 	for _, c := range h.sched.CallsSince(f.storeMark) {
 		if c.Actor == f.actor {
-			out = append(out, model.StoreCall{Op: string(c.Op), Backend: c.Backend, Failed: c.Err != ""})
+			out = append(out, model.StoreCall{Op: string(c.Op), Backend: c.Backend, Failed: c.Err != "", At: c.At})
 		}
 	}
 	return out

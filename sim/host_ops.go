@@ -160,6 +160,9 @@ func (h *Host) step(cut int) *Violation {
 			return v
 		}
 	}
+	if h.owner == nil {
+		h.noteRejected(h.clock.Now()) // alarm actors a tick spawned in this step
+	}
 	if cut > 0 {
 		return h.RestartHost()
 	}
