@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -195,7 +196,7 @@ func (d *directRunner) start() error {
 		return fmt.Errorf("scenarios: direct runner: %w", err)
 	}
 	d.ws = ws
-	d.rule.Handled = time.Time{}
+	d.rule = scheduler.AlarmRule{MaxAttempts: d.rule.MaxAttempts}
 	return nil
 }
 
@@ -220,6 +221,12 @@ func (d *directRunner) apply(op Op) error {
 		for _, m := range op.Ops {
 			if m.Kind == OpHostRestart {
 				restart = true
+				continue
+			}
+			if m.Kind == OpAdvance {
+				if err := d.advance(m.Dur); err != nil {
+					return err
+				}
 				continue
 			}
 			if err := d.member(m); err != nil {
@@ -294,10 +301,23 @@ func (d *directRunner) fire(at time.Time, intents []scheduler.Intent) error {
 		d.move(at)
 		now = at
 	}
-	for _, b := range d.rule.Due(intents, now) {
+	due := d.rule.Due(intents, now)
+	var handed []scheduler.Intent
+	for _, in := range intents {
+		if _, ok := slices.BinarySearch(due, in.Backend); ok {
+			handed = append(handed, in)
+		}
+	}
+	for _, b := range due {
 		_, _ = d.ws.RetryPendingSync(d.ctx, b, d.budget)
 	}
-	d.rule.Handled = now
+	if len(handed) > 0 {
+		after, err := d.sched.List(d.ctx)
+		if err != nil {
+			return err
+		}
+		d.rule = d.rule.Settle(handed, after)
+	}
 	return nil
 }
 

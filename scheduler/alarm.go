@@ -19,7 +19,7 @@ import (
 //     performs one real pull; success completes and clears, a budget stop
 //     resets attempt to 1. Live: with maxAttempts = N a failing backend must
 //     see N pulls, and the Nth is made at attempt N. Excluding it would
-//     strand the last retry of every backend whose runtime survived.
+//     strand the last retry of every backend.
 //   - attempt > maxAttempts: the pre-check returns exhausted without
 //     pulling, storing nothing. Retrying it can never change anything (only
 //     the host rewriting the intent, or a larger maxAttempts, can), so it
@@ -29,44 +29,63 @@ import (
 // reports exhausted and leaves the intent exactly as it was, NotBefore in
 // the past. A rule that only looks at intents would arm the alarm at that
 // past instant again and again: a tight loop (a livelock in virtual time).
-// The library moves NotBefore strictly forward (now + a positive delay)
-// whenever it wants another try, and deletes the intent when it is done, so
-// an intent whose NotBefore is at or before an instant the host has already
-// handled is one the library chose to leave alone. AlarmRule therefore
-// carries Handled, the instant through which the host has handed every due
-// intent to RetryPendingSync, and only intents due after it arm the alarm.
-// Handled is in-memory host state: it starts at the zero time, so after a
-// host restart every due intent (exhausted ones included) gets one more
-// pull — harmless, since a pull at attempt == maxAttempts that succeeds
-// completes, and one that fails leaves the intent unchanged.
+// So the host remembers what it handed over and found unchanged afterwards:
+// Settled. An intent equal to a settled one needs no alarm; any rewrite
+// (a new failure, a deferred capture, a replacement) makes it live again.
 //
-// A host that could not hand a due backend over (its store failed, the
-// call was rejected) must not advance Handled past that intent, or the
-// intent is stranded until the next restart; Waker re-arms after a delay
-// instead.
+// NB: an earlier version remembered a time instead ("everything due up to
+// Handled was handed over") and syncsim found it wrong: an intent built
+// before the alarm fired (NotBefore = its build time + delay) can land in the
+// store after the alarm handed over everything due, with a NotBefore at or
+// before Handled. It was then excluded forever: stranded. Comparing whole
+// intents has no such window: the late intent equals nothing settled.
+//
+// Settled is in-memory host state and starts empty, so after a host restart
+// every due intent (exhausted ones included) gets one more pull — harmless:
+// a pull at attempt == maxAttempts that succeeds completes, and one that
+// fails leaves the intent unchanged and it is settled again.
+//
+// A host that could not hand a due backend over (its store failed, the call
+// was rejected) finds the intent unchanged too; it must not loop on it at
+// once either, and must not give up on it: it hands it over again after a
+// delay of its own (Waker.RetryDelay).
 
-// AlarmRule is the host alarm rule as a value. It is comparable and its
-// methods never mutate their arguments.
+// AlarmRule is the host alarm rule as a value. Its methods never mutate
+// their arguments or the rule.
 type AlarmRule struct {
 	// MaxAttempts is the workspace's retry.maxAttempts (SPEC 2.1).
 	MaxAttempts int
-	// Handled is the instant through which due intents have already been
-	// handed to RetryPendingSync; the zero time when the host starts.
-	Handled time.Time
+	// Settled are intents the host handed to RetryPendingSync and found
+	// stored unchanged afterwards, at most one per backend, sorted by
+	// backend. Build it with Settle.
+	Settled []Intent
 }
 
 // Live reports whether retrying in can still make progress:
-// attempt <= MaxAttempts. It ignores Handled.
+// attempt <= MaxAttempts. It ignores Settled.
 func (r AlarmRule) Live(in Intent) bool { return in.Attempt <= r.MaxAttempts }
 
-// pending reports whether in is live and not yet handled.
-func (r AlarmRule) pending(in Intent) bool {
-	return r.Live(in) && in.NotBefore.After(r.Handled)
+// IsSettled reports whether in equals the intent settled for its backend.
+func (r AlarmRule) IsSettled(in Intent) bool {
+	i, ok := slices.BinarySearchFunc(r.Settled, in.Backend, func(s Intent, b string) int {
+		switch {
+		case s.Backend < b:
+			return -1
+		case s.Backend > b:
+			return 1
+		}
+		return 0
+	})
+	return ok && r.Settled[i].Equal(in)
 }
 
+// pending reports whether in needs the alarm: live and not settled.
+func (r AlarmRule) pending(in Intent) bool { return r.Live(in) && !r.IsSettled(in) }
+
 // Next returns the time the alarm must be set to: the earliest NotBefore
-// among live intents due after Handled. ok is false when no intent needs
-// the alarm, and the host should cancel it.
+// among live, unsettled intents (possibly in the past: then the alarm is due
+// at once). ok is false when no intent needs the alarm, and the host should
+// cancel it.
 func (r AlarmRule) Next(intents []Intent) (at time.Time, ok bool) {
 	for _, in := range intents {
 		if r.pending(in) && (!ok || in.NotBefore.Before(at)) {
@@ -76,8 +95,8 @@ func (r AlarmRule) Next(intents []Intent) (at time.Time, ok bool) {
 	return at, ok
 }
 
-// Due returns the backends, sorted and without duplicates, whose live intent
-// is due after Handled and at or before now: the ones to hand to
+// Due returns the backends, sorted and without duplicates, whose live,
+// unsettled intent has NotBefore at or before now: the ones to hand to
 // RetryPendingSync when the alarm fires at now.
 func (r AlarmRule) Due(intents []Intent, now time.Time) []string {
 	var due []string
@@ -90,10 +109,43 @@ func (r AlarmRule) Due(intents []Intent, now time.Time) []string {
 	return slices.Compact(due)
 }
 
+// Settle returns the rule after a firing: handed are the intents the host
+// handed over (as listed before the firing), after is the store listed once
+// the retries returned. An intent handed over and stored unchanged is
+// settled; a settled intent that was not handed over this time stays
+// settled while it is stored unchanged; everything else is dropped.
+func (r AlarmRule) Settle(handed, after []Intent) AlarmRule {
+	stored := make(map[string]Intent, len(after))
+	for _, in := range after {
+		stored[in.Backend] = in
+	}
+	next := AlarmRule{MaxAttempts: r.MaxAttempts}
+	seen := make(map[string]bool, len(handed))
+	for _, in := range append(slices.Clone(handed), r.Settled...) {
+		if seen[in.Backend] {
+			continue // a fresh hand-over supersedes an older settlement
+		}
+		seen[in.Backend] = true
+		if s, ok := stored[in.Backend]; ok && s.Equal(in) {
+			next.Settled = append(next.Settled, s.Clone())
+		}
+	}
+	slices.SortFunc(next.Settled, func(a, b Intent) int {
+		switch {
+		case a.Backend < b.Backend:
+			return -1
+		case a.Backend > b.Backend:
+			return 1
+		}
+		return 0
+	})
+	return next
+}
+
 // AlarmTime is AlarmRule{MaxAttempts: maxAttempts}.Next(intents): the
 // earliest NotBefore among intents with attempt <= maxAttempts, nothing
-// handled yet. It is the bound the alarm must never be later than right
-// after a host start; a running host uses AlarmRule with Handled set.
+// settled yet. It is the bound the alarm must never be later than right
+// after a host start; a running host uses AlarmRule with Settled.
 func AlarmTime(intents []Intent, maxAttempts int) (time.Time, bool) {
 	return AlarmRule{MaxAttempts: maxAttempts}.Next(intents)
 }

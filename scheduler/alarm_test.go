@@ -42,18 +42,18 @@ func TestAlarmTime(t *testing.T) {
 	}
 }
 
-// After the host handled t0+5s, an exhausted intent still due then must not
-// arm the alarm again (it would fire in a loop); a later one must.
-func TestAlarmRuleHandled(t *testing.T) {
+// An intent handed over and stored unchanged afterwards (exhausted) is
+// settled: it must not arm the alarm again (it would fire in a loop).
+func TestAlarmRuleSettled(t *testing.T) {
 	intents := []scheduler.Intent{at(5, "exhausted", 3), at(8, "next", 2), at(1, "over", 4)}
-	rule := scheduler.AlarmRule{MaxAttempts: 3, Handled: t0.Add(5 * time.Second)}
+	rule := scheduler.AlarmRule{MaxAttempts: 3}.Settle(intents[:1], intents)
 	if got, ok := rule.Next(intents); !ok || !got.Equal(t0.Add(8*time.Second)) {
 		t.Errorf("Next = %v, %v; want t0+8s", got, ok)
 	}
 	if due := rule.Due(intents, t0.Add(10*time.Second)); !slices.Equal(due, []string{"next"}) {
 		t.Errorf("Due = %v, want [next]", due)
 	}
-	// A restarted host (Handled zero) gives the exhausted one its pull.
+	// A restarted host (nothing settled) gives the exhausted one its pull.
 	fresh := scheduler.AlarmRule{MaxAttempts: 3}
 	if due := fresh.Due(intents, t0.Add(10*time.Second)); !slices.Equal(due, []string{"exhausted", "next"}) {
 		t.Errorf("fresh Due = %v", due)
@@ -61,6 +61,40 @@ func TestAlarmRuleHandled(t *testing.T) {
 	// Pure: the input is not reordered.
 	if intents[0].Backend != "exhausted" {
 		t.Errorf("Due reordered its input")
+	}
+}
+
+// The race syncsim found in the time-based rule: an intent built before the
+// alarm fired lands after the host handed everything due over, with a
+// NotBefore in the past. It equals nothing settled, so it is due at once.
+func TestAlarmRuleLateIntentIsNotStranded(t *testing.T) {
+	handed := []scheduler.Intent{at(1, "b1", 1)}
+	late := at(1, "b0", 1) // built at t0, stored after the firing at t0+1s
+	rule := scheduler.AlarmRule{MaxAttempts: 1}.Settle(handed, handed)
+	stored := []scheduler.Intent{late, handed[0]}
+	if got, ok := rule.Next(stored); !ok || !got.Equal(t0.Add(time.Second)) {
+		t.Errorf("Next = %v, %v; want the late intent's t0+1s", got, ok)
+	}
+}
+
+// Settlement lasts while the intent is stored unchanged, and a rewrite
+// (a new attempt, a new target) makes it live again.
+func TestAlarmRuleSettlementEndsOnRewrite(t *testing.T) {
+	ex := at(5, "a", 3)
+	rule := scheduler.AlarmRule{MaxAttempts: 3}.Settle([]scheduler.Intent{ex}, []scheduler.Intent{ex})
+	if !rule.IsSettled(ex) {
+		t.Fatal("not settled")
+	}
+	kept := rule.Settle(nil, []scheduler.Intent{ex})
+	if !kept.IsSettled(ex) {
+		t.Error("a settlement must survive a firing that did not hand it over")
+	}
+	rewritten := at(9, "a", 1)
+	if rule.IsSettled(rewritten) {
+		t.Error("a rewritten intent must be live again")
+	}
+	if gone := rule.Settle(nil, []scheduler.Intent{rewritten}); len(gone.Settled) != 0 {
+		t.Errorf("settlement of a rewritten intent kept: %v", gone.Settled)
 	}
 }
 

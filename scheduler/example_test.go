@@ -68,9 +68,9 @@ func ExampleAlarmTime() {
 	fmt.Println(at.Sub(t0), ok)
 	fmt.Println(scheduler.Due(intents, 5, t0.Add(10*time.Second)))
 
-	// After the host handled everything due at t0+10s, "a" and "b" are
-	// still stored unchanged (exhausted): they must not re-arm the alarm.
-	rule := scheduler.AlarmRule{MaxAttempts: 5, Handled: t0.Add(10 * time.Second)}
+	// The host handed "a" and "b" over at t0+10s and found them stored
+	// unchanged afterwards (exhausted): they must not re-arm the alarm.
+	rule := scheduler.AlarmRule{MaxAttempts: 5}.Settle(intents[:2], intents)
 	_, ok = rule.Next(intents)
 	fmt.Println(ok)
 	// Output:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -46,7 +47,7 @@ type Waker struct {
 	inflight sync.WaitGroup
 
 	mu   sync.Mutex // serialises arming: list, compute, set timer
-	rule AlarmRule  // rule.Handled advances after each successful firing
+	rule AlarmRule  // rule.Settled is renewed after each successful firing
 	// retryAt, if set, is the earliest time the next firing may happen
 	// after a failed one.
 	retryAt time.Time
@@ -156,7 +157,8 @@ func (w *Waker) setLocked(at time.Time, ok bool) {
 
 // alarm is one firing. It computes the due set, calls FireFunc without
 // holding the lock (FireFunc writes the store and its host may call
-// Rearm), then advances Handled or schedules a retry, and re-arms.
+// Rearm), then settles what the library left unchanged or schedules a
+// retry, and re-arms.
 func (w *Waker) alarm(gen uint64) {
 	defer w.inflight.Done()
 	w.mu.Lock()
@@ -171,21 +173,31 @@ func (w *Waker) alarm(gen uint64) {
 	now := w.clk.Now()
 	intents, err := w.lister.List(w.ctx)
 	var due []string
+	var handed []Intent
 	if err == nil {
 		due = rule.Due(intents, now)
+		for _, in := range intents {
+			if _, ok := slices.BinarySearch(due, in.Backend); ok {
+				handed = append(handed, in)
+			}
+		}
 		if len(due) > 0 {
 			err = w.fire(w.ctx, due)
 		}
+	}
+	var after []Intent
+	if err == nil && len(handed) > 0 {
+		after, err = w.lister.List(w.ctx)
 	}
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.firing = false
 	if err == nil {
-		// Everything due at now was handed over; what the library left due
-		// (exhausted intents) must not re-arm the alarm (alarm.go).
-		if now.After(w.rule.Handled) {
-			w.rule.Handled = now
+		// What the library left exactly as it was handed over (exhausted
+		// intents) must not re-arm the alarm (alarm.go).
+		if len(handed) > 0 {
+			w.rule = w.rule.Settle(handed, after)
 		}
 		w.retryAt = time.Time{}
 	} else {

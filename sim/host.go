@@ -100,12 +100,15 @@ type Host struct {
 	ws        *workspace.Workspace
 	starts    int
 
-	alarm    time.Time // zero: unset
-	handled  time.Time // AlarmRule.Handled: in memory, reset at restart
-	alarmSet bool
-	redo     []string  // alarm retries rejected at the last firing, sorted
-	redoAt   time.Time // when the host hands them over again
-	redoSet  bool
+	alarm time.Time // zero: unset
+	// alarmRule is the scheduler package's rule with what this incarnation
+	// settled (in memory: a host restart forgets it).
+	alarmRule scheduler.AlarmRule
+	handed    []scheduler.Intent // handed over by the alarm in this step
+	alarmSet  bool
+	redo      []string  // alarm retries rejected at the last firing, sorted
+	redoAt    time.Time // when the host hands them over again
+	redoSet   bool
 
 	model    model.State
 	opSeq    int
@@ -247,7 +250,8 @@ func (h *Host) start() error {
 	h.ws = ws
 	h.starts++
 	h.stats.HostStarts = h.starts
-	h.handled = time.Time{}
+	h.alarmRule = scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts}
+	h.handed = nil
 	h.redo, h.redoSet = nil, false
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))
 	if h.owner != nil {

@@ -21,42 +21,11 @@ func (h *Host) fireAlarm() *Violation {
 		if round == maxAlarmRounds {
 			return h.fail("alarm-progress", "alarm fired "+itoa(maxAlarmRounds)+" times at one instant")
 		}
-		intents, err := h.storedIntents()
-		if err != nil {
+		if err := h.handOver(now, ""); err != nil {
 			return h.fail("durability", err.Error())
-		}
-		var due []string
-		if h.owner == nil {
-			due = h.rule().Due(intents, now)
-			if h.redoSet && !h.redoAt.After(now) {
-				due = mergeSorted(due, h.redo)
-				h.redo, h.redoSet = nil, false
-			}
-		} else {
-			// The seed articles' host retries whatever is due when its one
-			// alarm goes off.
-			due = scheduler.Due(intents, h.opts.MaxAttempts, now)
-			h.owner.AlarmFired()
-			h.syncOwnerAlarm()
-		}
-		h.event("-", "alarm", "due="+strings.Join(due, ","))
-		for _, b := range due {
-			i := h.index(b)
-			h.spawnRetry(h.actorName("alarm", i), i)
 		}
 		if v := h.Step(); v != nil {
 			return v
-		}
-		// Every intent due by now was handed over: whatever alarm design the
-		// store has, an intent left due at or before now (exhausted, or
-		// rejected) is no longer owed an alarm by the "alarm" property; the
-		// liveness tail still holds it to being visibly exhausted.
-		h.handled = now
-		if h.owner == nil {
-			h.noteRejected(now)
-			if err := h.rearm(); err != nil {
-				return h.fail("durability", err.Error())
-			}
 		}
 		if !h.alarmSet || h.alarm.After(now) {
 			return nil
@@ -64,11 +33,72 @@ func (h *Host) fireAlarm() *Violation {
 	}
 }
 
+// handOver is what the host does when its alarm goes off at now: it lists
+// the store, spawns an alarm actor for every due backend (plus those whose
+// earlier alarm retry was rejected, once their delay is over) and remembers
+// the intents it handed over, to settle them when the step ends.
+func (h *Host) handOver(now time.Time, where string) error {
+	intents, err := h.storedIntents()
+	if err != nil {
+		return err
+	}
+	var due []string
+	if h.owner == nil {
+		due = h.alarmRule.Due(intents, now)
+		if h.redoSet && !h.redoAt.After(now) {
+			due = mergeSorted(due, h.redo)
+			h.redo, h.redoSet = nil, false
+		}
+	} else {
+		// The seed articles' host retries whatever is due when its one
+		// alarm goes off.
+		due = scheduler.Due(intents, h.opts.MaxAttempts, now)
+		h.owner.AlarmFired()
+		h.syncOwnerAlarm()
+	}
+	h.alarmSet = h.alarmSet && h.owner != nil && h.alarm.After(now)
+	details := []string{"due=" + strings.Join(due, ",")}
+	if where != "" {
+		details = append(details, "in="+where)
+	}
+	h.event("-", "alarm", details...)
+	for _, in := range intents {
+		if _, ok := slices.BinarySearch(due, in.Backend); ok {
+			h.handed = append(h.handed, in)
+		}
+	}
+	for _, b := range due {
+		i := h.index(b)
+		h.spawnRetry(h.actorName("alarm", i), i)
+	}
+	return nil
+}
+
+// settle ends a step in which the alarm handed intents over: what the
+// library left exactly as handed (exhausted, or rejected) no longer arms
+// the alarm (scheduler.AlarmRule.Settle), and a rejected one is handed over
+// again after the host's own delay.
+func (h *Host) settle() error {
+	if len(h.handed) == 0 {
+		return nil
+	}
+	after, err := h.storedIntents()
+	if err != nil {
+		return err
+	}
+	h.alarmRule = h.alarmRule.Settle(h.handed, after)
+	h.handed = h.handed[:0]
+	if h.owner == nil {
+		h.noteRejected(h.clock.Now())
+	}
+	return nil
+}
+
 // noteRejected remembers the backends whose alarm-driven retry was rejected
-// (a store call outside the pull's try failed): their intents are due at or
-// before the handled instant, so the rule alone would strand them. The host
-// hands them over again after its own short delay, as a production host
-// re-arms after a store outage.
+// (a store call outside the pull's try failed): their intents are left as
+// they were, so they are settled and the rule alone would strand them. The
+// host hands them over again after its own short delay, as a production
+// host re-arms after a store outage (scheduler.Waker.RetryDelay).
 func (h *Host) noteRejected(now time.Time) {
 	for _, f := range h.done {
 		if f.kind == "retry" && f.err != nil && strings.Contains(f.actor, ".alarm.") {
@@ -118,29 +148,9 @@ func (h *Host) SpawnTick(d time.Duration) {
 // tickAlarm fires the alarm from inside a step: the due backends get alarm
 // actors in this same step instead of a step of their own.
 func (h *Host) tickAlarm(now time.Time) {
-	intents, err := h.storedIntents()
-	if err != nil {
+	if err := h.handOver(now, "step"); err != nil {
 		h.fail("durability", err.Error())
-		return
 	}
-	var due []string
-	if h.owner == nil {
-		due = h.rule().Due(intents, now)
-	} else {
-		due = scheduler.Due(intents, h.opts.MaxAttempts, now)
-		h.owner.AlarmFired()
-	}
-	h.alarmSet = false
-	h.handled = now
-	h.event("-", "alarm", "due="+strings.Join(due, ","), "in=step")
-	for _, b := range due {
-		i := h.index(b)
-		h.spawnRetry(h.actorName("alarm", i), i)
-	}
-}
-
-func (h *Host) rule() scheduler.AlarmRule {
-	return scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts, Handled: h.handled}
 }
 
 // rearm sets the alarm from the stored intents (the correct host).
@@ -155,7 +165,7 @@ func (h *Host) rearm() error {
 
 // rearmFrom is rearm over a table the caller has just listed.
 func (h *Host) rearmFrom(intents []scheduler.Intent) {
-	at, ok := h.rule().Next(intents)
+	at, ok := h.alarmRule.Next(intents)
 	if h.redoSet && (!ok || h.redoAt.Before(at)) {
 		at, ok = h.redoAt, true
 	}

@@ -71,10 +71,11 @@ func (h *Host) checkState() *Violation {
 		h.syncOwnerAlarm()
 	}
 	// The alarm must never be later than the earliest live intent the host
-	// has not handled yet. The bound is re-derived here from the model's
-	// table, not from the scheduler's rule.
+	// has not settled. The bound is re-derived here from the model's table;
+	// only the settled set (which intents the host handed over and found
+	// unchanged) is the host's own.
 	for _, in := range want {
-		if in.Attempt > h.opts.MaxAttempts || !in.NotBefore.After(h.handled) {
+		if in.Attempt > h.opts.MaxAttempts || h.alarmRule.IsSettled(in) {
 			continue
 		}
 		if !h.alarmSet || h.alarm.After(in.NotBefore) {

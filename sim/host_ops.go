@@ -160,8 +160,8 @@ func (h *Host) step(cut int) *Violation {
 			return v
 		}
 	}
-	if h.owner == nil {
-		h.noteRejected(h.clock.Now()) // alarm actors a tick spawned in this step
+	if err := h.settle(); err != nil {
+		return h.fail("durability", err.Error())
 	}
 	if cut > 0 {
 		return h.RestartHost()
