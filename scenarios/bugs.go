@@ -44,6 +44,8 @@ var Bugs = []Bug{
 		Class: "the fetch cursor is written before the entries it covers are applied"},
 	{Name: "no-widen", mutant: workspace.MutantNoWiden,
 		Class: "a later deferred capture narrows a wider fence of the same runtime"},
+	{Name: "alarm-handled-time", alarm: sim.AlarmHandledTime,
+		Class: "a time-based alarm rule: an intent built before the alarm fired but stored after it is stranded (found by syncsim in this project's own first rule)"},
 	{Name: "forgetful-scheduler", forgetful: true,
 		Class: "the intent store is not durable across a host restart"},
 }

@@ -102,7 +102,7 @@ func genOp(r *rand.Rand, c GenConfig, allowGroup bool) Op {
 func genGroupMember(r *rand.Rand, c GenConfig) Op {
 	w := Weights{
 		OpExec: c.Weights[OpExec] + 1, OpRetry: c.Weights[OpRetry] + 1, OpWrite: c.Weights[OpWrite],
-		OpAdvance: c.Weights[OpAdvance] / 4, OpHostRestart: c.Weights[OpHostRestart],
+		OpAdvance: c.Weights[OpAdvance] / 1, OpHostRestart: c.Weights[OpHostRestart],
 	}
 	g := c
 	g.Weights = w

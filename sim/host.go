@@ -33,6 +33,11 @@ const (
 	// AlarmByRule re-arms from the stored intents with scheduler.AlarmRule
 	// after every step: the correct host.
 	AlarmByRule AlarmPolicy = iota
+	// AlarmHandledTime is this project's own first alarm rule, which
+	// syncsim found wrong: after a firing at T it treated every intent due at
+	// or before T as handled, so an intent built before T that landed after
+	// the firing was stranded. Kept as a planted bug.
+	AlarmHandledTime
 	// AlarmSingleOverwrite is the design of the seed articles: each Schedule
 	// sets the alarm to its own NotBefore, each Clear cancels it (the store
 	// is wrapped in SingleAlarm). A planted bug: an intent can be stranded.
@@ -105,6 +110,7 @@ type Host struct {
 	// settled (in memory: a host restart forgets it).
 	alarmRule scheduler.AlarmRule
 	handed    []scheduler.Intent // handed over by the alarm in this step
+	lastFire  time.Time          // when the alarm last went off
 	alarmSet  bool
 	redo      []string  // alarm retries rejected at the last firing, sorted
 	redoAt    time.Time // when the host hands them over again

@@ -46,7 +46,11 @@ func (h *Host) handOver(now time.Time, where string) error {
 	if h.owner == nil {
 		due = h.alarmRule.Due(intents, now)
 		if h.redoSet && !h.redoAt.After(now) {
-			due = mergeSorted(due, h.redo)
+			// Only what is still due: an intent rewritten since (its
+			// NotBefore now in the future) is the rule's again. Handing it
+			// over early could let the library rewrite it identically
+			// (same attempt, same NotBefore), and it would look settled.
+			due = mergeSorted(due, dueAmong(intents, h.redo, now))
 			h.redo, h.redoSet = nil, false
 		}
 	} else {
@@ -67,6 +71,7 @@ func (h *Host) handOver(now time.Time, where string) error {
 			h.handed = append(h.handed, in)
 		}
 	}
+	h.lastFire = now
 	for _, b := range due {
 		i := h.index(b)
 		h.spawnRetry(h.actorName("alarm", i), i)
@@ -86,7 +91,13 @@ func (h *Host) settle() error {
 	if err != nil {
 		return err
 	}
-	h.alarmRule = h.alarmRule.Settle(h.handed, after)
+	handed := h.handed
+	if h.cfg.Alarm == AlarmHandledTime {
+		// The planted time-based rule: everything stored and due by the
+		// firing counts as handled, whether it was handed over or not.
+		handed = dueBy(after, h.lastFire)
+	}
+	h.alarmRule = h.alarmRule.Settle(handed, after)
 	h.handed = h.handed[:0]
 	if h.owner == nil {
 		h.noteRejected(h.clock.Now())
@@ -269,3 +280,25 @@ func (s *SingleAlarm) Alarm() (time.Time, bool) { return s.at, s.set }
 
 // AlarmFired implements AlarmOwner.
 func (s *SingleAlarm) AlarmFired() { s.set = false }
+
+// dueBy returns the intents due at or before t.
+func dueBy(intents []scheduler.Intent, t time.Time) []scheduler.Intent {
+	var out []scheduler.Intent
+	for _, in := range intents {
+		if !in.NotBefore.After(t) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// dueAmong returns the backends of names whose stored intent is due by now.
+func dueAmong(intents []scheduler.Intent, names []string, now time.Time) []string {
+	var out []string
+	for _, in := range intents {
+		if _, ok := slices.BinarySearch(names, in.Backend); ok && !in.NotBefore.After(now) {
+			out = append(out, in.Backend)
+		}
+	}
+	return out
+}

@@ -128,7 +128,7 @@ func TestPlantedBugReportEndsInReplayLines(t *testing.T) {
 	}
 	wantTail := []string{
 		"  syncsim replay " + files[0],
-		"  syncsim replay -seed 1 -steps 30 -backends 2 -bug single-alarm",
+		"  syncsim replay -seed 3 -steps 30 -backends 2 -bug single-alarm",
 	}
 	if got := lines[n-4 : n-2]; !slices.Equal(got, wantTail) {
 		t.Errorf("replay lines %q, want %q", got, wantTail)

@@ -27,6 +27,6 @@ func Example_plantedBug() {
 	}
 	fmt.Println("exit", code)
 	// Output:
-	// syncsim replay -seed 1 -steps 30 -backends 2 -bug single-alarm
+	// syncsim replay -seed 3 -steps 30 -backends 2 -bug single-alarm
 	// exit 1
 }

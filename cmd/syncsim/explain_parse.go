@@ -273,17 +273,15 @@ func parsePlusDuration(s string) (int64, bool) {
 	return d.Milliseconds(), true
 }
 
-// laneOf is the backend an actor works on: the last dot-part of names like
-// "#7.exec.b0"; "" for the host ("-") or a name without dots.
+// laneOf is the backend an actor works on: the last part of names like
+// "#7.exec.b0"; "" (the host lane) for the host ("-") and for actors that
+// work on no backend, such as a time advance inside a group ("#7.tick").
 func laneOf(actor string) string {
-	if actor == "-" || actor == "" {
+	parts := strings.Split(actor, ".")
+	if len(parts) < 3 || parts[len(parts)-1] == "" {
 		return ""
 	}
-	i := strings.LastIndexByte(actor, '.')
-	if i < 0 || i == len(actor)-1 {
-		return ""
-	}
-	return actor[i+1:]
+	return parts[len(parts)-1]
 }
 
 // actorKind is the middle part of "#7.exec.b0": exec, retry, alarm, write,
