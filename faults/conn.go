@@ -65,13 +65,31 @@ func (cn *conn) failLocked(call Call, err error, fresh Kind) error {
 	return err
 }
 
+// eventArmLocked fires an event fault armed at site at the start of a call
+// on cn (see Container.Arm): it returns the error the call fails with (the
+// failure recorded), or nil when the call proceeds.
+func (cn *conn) eventArmLocked(call *Call, site Site) error {
+	k, err := cn.c.eventArmLocked(site)
+	if k == NoFault {
+		return nil
+	}
+	call.Fault, call.Armed = k, true
+	if err == nil {
+		return nil
+	}
+	return cn.failLocked(*call, err, k)
+}
+
 // Connect opens a new connection. See Crash for a crashed container.
 func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
 	actor := c.enter(OpConnect)
 	defer c.mu.Unlock()
 	call := Call{Actor: actor, Op: OpConnect}
 	fail := func(err error, k Kind) (workspace.Handle, error) {
-		call.Fault, call.Err = k, err.Error()
+		if k != NoFault {
+			call.Fault = k
+		}
+		call.Err = err.Error()
 		c.appendLocked(call)
 		return nil, err
 	}
@@ -86,7 +104,14 @@ func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
 		c.launchLocked()
 		call.Relaunched = true
 	}
-	if c.drawLocked(TransportConnect) {
+	if k, err := c.eventArmLocked(SiteConnect); k != NoFault {
+		call.Fault, call.Armed = k, true
+		if err != nil {
+			return fail(err, k)
+		}
+	}
+	if fire, armed := c.faultLocked(SiteConnect, TransportConnect); fire {
+		call.Armed = armed
 		return fail(injected(TransportConnect, msgConnect), TransportConnect)
 	}
 	cn := &conn{c: c, id: len(c.conns) + 1, runtime: c.reported, hasRuntime: c.reportedOK}
@@ -138,7 +163,11 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 	if err := cn.usableLocked(ctx); err != nil {
 		return nil, cn.failLocked(call, err, NoFault)
 	}
-	if c.drawLocked(TransportPostDispatch) {
+	if err := cn.eventArmLocked(&call, SiteFetch); err != nil {
+		return nil, err
+	}
+	if fire, armed := c.faultLocked(SiteFetch, TransportPostDispatch); fire {
+		call.Armed = armed
 		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	current := scheduler.At(c.currentRev)
@@ -147,7 +176,9 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 	}
 	c.streams++
 	st := &changeStream{cn: cn, id: c.streams, after: req.After, current: current, pos: req.After, failAt: -1}
-	if c.drawLocked(TransportMidStream) {
+	if a, ok := c.takeStreamArmLocked(SiteStream); ok {
+		st.arm = streamArm{set: true, Armed: a}
+	} else if c.drawLocked(TransportMidStream) {
 		st.failAt = c.rng.IntN(c.countLocked(req.After, current) + 1)
 	}
 	call.Stream = st.id
@@ -169,10 +200,21 @@ func (cn *conn) Watermarks(ctx context.Context, req workspace.WatermarksRequest)
 	if err := cn.usableLocked(ctx); err != nil {
 		return workspace.Watermarks{}, cn.failLocked(call, err, NoFault)
 	}
-	if req.Settle && c.drawLocked(SettleFailure) {
-		return workspace.Watermarks{}, cn.failLocked(call, injected(SettleFailure, msgSettle), SettleFailure)
+	site := SiteWatermarks
+	if req.Settle {
+		site = SiteSettle
 	}
-	if c.drawLocked(TransportPostDispatch) {
+	if err := cn.eventArmLocked(&call, site); err != nil {
+		return workspace.Watermarks{}, err
+	}
+	if req.Settle {
+		if fire, armed := c.faultLocked(SiteSettle, SettleFailure); fire {
+			call.Armed = armed
+			return workspace.Watermarks{}, cn.failLocked(call, injected(SettleFailure, msgSettle), SettleFailure)
+		}
+	}
+	if fire, armed := c.faultLocked(site, TransportPostDispatch); fire {
+		call.Armed = armed
 		return workspace.Watermarks{}, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	w := c.watermarksLocked()
@@ -200,7 +242,11 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 	if err := cn.usableLocked(ctx); err != nil {
 		return workspace.PushResult{}, cn.failLocked(call, err, NoFault)
 	}
-	if c.drawLocked(TransportPreDispatch) {
+	if err := cn.eventArmLocked(&call, SitePush); err != nil {
+		return workspace.PushResult{}, err
+	}
+	if fire, armed := c.faultLocked(SitePush, TransportPreDispatch); fire {
+		call.Armed = armed
 		return workspace.PushResult{}, cn.failLocked(call, injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
 	}
 	for _, ch := range req.Changes {
@@ -216,7 +262,8 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 		res.AppliedPushCursor = sender
 	}
 	call.Applied, call.AppliedPushCursor, call.CurrentRev = res.Applied, res.AppliedPushCursor, res.Rev
-	if c.drawLocked(TransportPostDispatch) {
+	if fire, armed := c.faultLocked(SitePush, TransportPostDispatch); fire {
+		call.Armed = armed
 		return workspace.PushResult{}, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	c.appendLocked(call)

@@ -51,6 +51,9 @@ type Container struct {
 	execs   []Execution
 	writes  int
 
+	// armed holds the faults Arm queued, not yet fired (arm.go).
+	armed []Armed
+
 	record callLog // record.go
 }
 
@@ -143,6 +146,10 @@ func (c *Container) Backend() string { return c.backend }
 func (c *Container) Crash(failConnects int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.crashLocked(failConnects)
+}
+
+func (c *Container) crashLocked(failConnects int) {
 	c.crashed = true
 	c.failConnects = max(failConnects, 0)
 	c.epoch++
@@ -156,6 +163,10 @@ func (c *Container) Crash(failConnects int) {
 func (c *Container) Restart() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.restartLocked()
+}
+
+func (c *Container) restartLocked() {
 	c.epoch++
 	c.breakConnsLocked(Restart, msgRestarted)
 	c.launchLocked()
@@ -171,6 +182,10 @@ func (c *Container) Restart() {
 func (c *Container) LoseIdentity(none bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.loseIdentityLocked(none)
+}
+
+func (c *Container) loseIdentityLocked(none bool) {
 	c.epoch++
 	if none {
 		c.reported, c.reportedOK = "", false

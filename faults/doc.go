@@ -77,6 +77,14 @@
 // (recorded with no fault of their own). Calls on a connection or stream
 // the client closed fail with ErrDisposed.
 //
+// Armed faults: Container.Arm queues one fault for the next call at a Site
+// (connect, fetch, stream, watermarks, settle, push, exec, events), taken
+// before the random draw it stands for and recorded exactly like a drawn
+// one (Call.Fault, plus Call.Armed). Arming draws nothing, so a scenario
+// states exactly which call fails without disturbing the random stream.
+// Crash, restart and lost-identity may be armed too: the event happens at
+// that call.
+//
 // Event kinds (weights for the scenario generator):
 //
 //   - crash: Container.Crash(n). The process dies and open connections

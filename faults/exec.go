@@ -27,7 +27,11 @@ func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream
 	if err := cn.usableLocked(ctx); err != nil {
 		return nil, cn.failLocked(call, err, NoFault)
 	}
-	if c.drawLocked(TransportPreDispatch) {
+	if err := cn.eventArmLocked(&call, SiteExec); err != nil {
+		return nil, err
+	}
+	if fire, armed := c.faultLocked(SiteExec, TransportPreDispatch); fire {
+		call.Armed = armed
 		return nil, cn.failLocked(call, injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
 	}
 	c.execSeq++
@@ -38,11 +42,14 @@ func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream
 	})
 	c.streams++
 	call.Stream = c.streams
-	if c.drawLocked(TransportPostDispatch) {
+	if fire, armed := c.faultLocked(SiteExec, TransportPostDispatch); fire {
+		call.Armed = armed
 		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	es := &eventStream{cn: cn, id: c.streams, failAt: -1, events: []workspace.Event{out, {Kind: workspace.EventExit, ExitCode: code}}}
-	if c.drawLocked(TransportMidStream) {
+	if a, ok := c.takeStreamArmLocked(SiteEvents); ok {
+		es.arm = streamArm{set: true, Armed: a}
+	} else if c.drawLocked(TransportMidStream) {
 		es.failAt = c.rng.IntN(len(es.events))
 	}
 	c.appendLocked(call)
@@ -131,6 +138,7 @@ type eventStream struct {
 	events []workspace.Event
 	served int
 	failAt int // fail instead of serving event failAt; -1 never
+	arm    streamArm
 	closed bool
 }
 
@@ -149,6 +157,14 @@ func (es *eventStream) Next(ctx context.Context) (workspace.Event, error) {
 	if es.failAt == es.served {
 		es.failAt = -1
 		return workspace.Event{}, cn.failLocked(call, injected(TransportMidStream, msgMidStream), TransportMidStream)
+	}
+	if es.arm.due(es.served, es.served < len(es.events)) {
+		a := es.arm.Armed
+		es.arm = streamArm{}
+		call.Fault, call.Armed = a.Kind, true
+		if err := c.fireStreamLocked(a); err != nil {
+			return workspace.Event{}, cn.failLocked(call, err, a.Kind)
+		}
 	}
 	if es.served == len(es.events) {
 		call.EOF = true

@@ -64,6 +64,8 @@ type Call struct {
 	// Fault is the kind injected by this very call (NoFault when none;
 	// errors on an already broken connection carry NoFault here).
 	Fault Kind
+	// Armed: Fault was armed by Container.Arm rather than drawn.
+	Armed bool
 	Err   string
 }
 
@@ -155,7 +157,7 @@ func (c Call) AppendText(b []byte) []byte {
 			b = strconv.AppendInt(b, int64(c.Entries), 10)
 		}
 	}
-	return appendFault(b, c.Fault, c.Err)
+	return appendFault(b, c.Fault, c.Armed, c.Err)
 }
 
 // AppendText appends StoreCall.String's line to b, with strconv instead
@@ -176,7 +178,7 @@ func (sc StoreCall) AppendText(b []byte) []byte {
 		b = append(b, ' ')
 		b = appendIntent(b, *sc.Intent)
 	}
-	return appendFault(b, sc.Fault, sc.Err)
+	return appendFault(b, sc.Fault, false, sc.Err)
 }
 
 // appendIntent appends scheduler.Intent.String's form without fmt.
@@ -198,12 +200,15 @@ func appendIntent(b []byte, in scheduler.Intent) []byte {
 	return append(b, '}')
 }
 
-// appendFault appends the " fault <kind>" and " err <quoted>" tail that
-// runtime and store calls share.
-func appendFault(b []byte, k Kind, err string) []byte {
+// appendFault appends the " fault <kind>[ armed]" and " err <quoted>" tail
+// that runtime and store calls share.
+func appendFault(b []byte, k Kind, armed bool, err string) []byte {
 	if k != NoFault {
 		b = append(b, " fault "...)
 		b = append(b, k.String()...)
+		if armed {
+			b = append(b, " armed"...)
+		}
 	}
 	if err != "" {
 		b = append(b, " err "...)

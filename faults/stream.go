@@ -22,6 +22,7 @@ type changeStream struct {
 	pos     scheduler.Cursor // last served entry, or after
 	served  int
 	failAt  int // fail instead of serving entry failAt (0-based); -1 never
+	arm     streamArm
 	eof     bool
 	closed  bool
 }
@@ -170,6 +171,15 @@ func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 		return workspace.Change{}, cn.failLocked(call, injected(TransportMidStream, msgMidStream), TransportMidStream)
 	}
 	ch, ok := c.nextLocked(st.pos, st.current)
+	if st.arm.due(st.served, ok) {
+		a := st.arm.Armed
+		st.arm = streamArm{}
+		call.Fault, call.Armed = a.Kind, true
+		if err := c.fireStreamLocked(a); err != nil {
+			return workspace.Change{}, cn.failLocked(call, err, a.Kind)
+		}
+		// lost-identity proceeds: the store is unchanged, so is ch.
+	}
 	if !ok {
 		if st.failAt >= 0 {
 			st.failAt = -1
