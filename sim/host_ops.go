@@ -248,6 +248,23 @@ func (h *Host) Truncate(b int) {
 	h.faultEvent(b, "truncated-log")
 }
 
+// Inject arms one fault on backend b's container (faults.Container.Arm):
+// the next call at a.On fails with it. The trace says it was armed; the
+// record line of the call it fires at says "fault <kind> armed". An armed
+// crash or restart wipes the runtime's log as the ops of the same name do,
+// which drainRecords notes when it fires.
+func (h *Host) Inject(b int, a faults.Armed) error {
+	if err := h.containers[b].Arm(a); err != nil {
+		return err
+	}
+	details := []string{"kind=" + a.Kind.String(), "backend=" + h.names[b], "on=" + string(a.On), "armed"}
+	if a.On.Streamed() {
+		details = append(details, "after="+strconv.Itoa(a.After))
+	}
+	h.event("-", "fault", details...)
+	return nil
+}
+
 func (h *Host) faultEvent(b int, kind string, details ...string) {
 	h.stats.Faults[kind]++
 	h.event("-", "fault", append([]string{"kind=" + kind, "backend=" + h.names[b]}, details...)...)
@@ -271,6 +288,9 @@ func (h *Host) drainRecords() {
 		for _, call := range h.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
+			}
+			if call.Armed && (call.Fault == faults.Crash || call.Fault == faults.Restart) {
+				h.wiped[i], h.reconnected[i] = true, true
 			}
 			h.lineBuf = call.AppendText(h.lineBuf[:0])
 			h.eventBytes(call.Actor, "rt", h.lineBuf)

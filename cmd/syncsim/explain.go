@@ -525,6 +525,10 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 			if l.get("none") == "true" {
 				label += " (none)"
 			}
+			if on := l.get("on"); on != "" {
+				// Host.Inject: armed now, fires at the next such call.
+				label += " armed on=" + on
+			}
 			lo.point(i, ln, "faults", "tri", "fault fault-event", label, "fault "+label+" on "+l.lane+" (injected)")
 		case "alarm-set":
 			at, ok := parsePlusDuration(l.get("at"))
