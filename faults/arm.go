@@ -54,6 +54,17 @@ var armSites = map[Kind][]Site{
 	SettleFailure:         {SiteSettle},
 }
 
+// ArmSites returns the sites a fault of kind k can be armed at (nil when
+// it cannot be armed): every site for crash, restart and lost-identity;
+// for a per-call kind, the sites whose calls draw it.
+func ArmSites(k Kind) []Site {
+	switch k {
+	case Crash, Restart, LostIdentity:
+		return Sites()
+	}
+	return slices.Clone(armSites[k])
+}
+
 // maxArmAfter bounds Armed.After: a stream serves at most a few thousand
 // entries in any scenario, so a larger count is a typo.
 const maxArmAfter = 1 << 20
@@ -74,16 +85,12 @@ func (a Armed) Check() error {
 	if !slices.Contains(sites, a.On) {
 		return fmt.Errorf("faults: unknown call site %q (known: %s)", a.On, joinSites(sites))
 	}
-	switch a.Kind {
-	case Crash, Restart, LostIdentity:
-	default:
-		ok, known := armSites[a.Kind]
-		if !known {
-			return fmt.Errorf("faults: %s cannot be armed at a call (armable: crash restart lost-identity %s)", a.Kind, armableKinds())
-		}
-		if !slices.Contains(ok, a.On) {
-			return fmt.Errorf("faults: %s cannot be armed on=%s (only on %s)", a.Kind, a.On, joinSites(ok))
-		}
+	ok := ArmSites(a.Kind)
+	if len(ok) == 0 {
+		return fmt.Errorf("faults: %s cannot be armed at a call (armable: %s)", a.Kind, armableKinds())
+	}
+	if !slices.Contains(ok, a.On) {
+		return fmt.Errorf("faults: %s cannot be armed on=%s (only on %s)", a.Kind, a.On, joinSites(ok))
 	}
 	if a.After < 0 || a.After > maxArmAfter {
 		return fmt.Errorf("faults: after=%d out of range [0, %d]", a.After, maxArmAfter)
@@ -106,7 +113,7 @@ func (a Armed) String() string {
 func armableKinds() string {
 	var names []string
 	for k := Crash; k < kindEnd; k++ {
-		if _, ok := armSites[k]; ok {
+		if len(ArmSites(k)) > 0 {
 			names = append(names, k.String())
 		}
 	}

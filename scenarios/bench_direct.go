@@ -214,6 +214,8 @@ func (d *directRunner) apply(op Op) error {
 		d.containers[op.Backend].LoseIdentity(op.None)
 	case OpTruncate:
 		d.containers[op.Backend].TruncateLog()
+	case OpInject:
+		return d.containers[op.Backend].Arm(op.Armed())
 	case OpHostRestart:
 		return d.restartHost()
 	case OpGroup:

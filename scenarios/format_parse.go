@@ -45,6 +45,9 @@ const (
 	// maxExecWrites bounds writes= of one exec (one remote mutation of
 	// that many paths). SPEC R4 needs 257.
 	maxExecWrites = 4096
+	// maxArmAfter bounds after= of an inject: no stream serves more
+	// entries than a scenario's execs wrote.
+	maxArmAfter = 1 << 20
 )
 
 // stringSource is the name datadriven gives text that is not a file.
@@ -507,8 +510,37 @@ func parseOp(fields []string, backends int) (Op, error) {
 			op.Early = word == "early"
 		case kind == OpLoseIdentity && !hasVal && word == "none":
 			op.None = true
+		case kind == OpInject && !hasVal:
+			if op.Fault != faults.NoFault {
+				return op, fmt.Errorf("inject arms one fault, got %s and %s", op.Fault, word)
+			}
+			k, err := faults.ParseKind(word)
+			if err != nil {
+				return op, fmt.Errorf("unexpected %q in inject (usage: %s)", a, opUsage[kind])
+			}
+			op.Fault = k
+		case kind == OpInject && hasVal && word == "on":
+			site, err := faults.ParseSite(val)
+			if err != nil {
+				return op, fmt.Errorf("on=%s: %v", val, err)
+			}
+			op.On = site
+		case kind == OpInject && hasVal && word == "after":
+			n, err := intIn(val, 0, maxArmAfter)
+			if err != nil {
+				return op, fmt.Errorf("after=%s: %v", val, err)
+			}
+			op.After = n
 		default:
 			return op, fmt.Errorf("unexpected %q in %s (usage: %s)", a, kind, opUsage[kind])
+		}
+	}
+	if kind == OpInject {
+		if op.Fault == faults.NoFault || op.On == "" {
+			return op, fmt.Errorf("inject needs a fault kind and a call site (usage: %s)", opUsage[kind])
+		}
+		if err := op.Armed().Check(); err != nil {
+			return op, err
 		}
 	}
 	return op, nil
@@ -523,6 +555,16 @@ var opUsage = map[OpKind]string{
 	OpRestart:      "restart bN",
 	OpLoseIdentity: "lose-identity bN [none]",
 	OpTruncate:     "truncate bN",
+	OpInject:       "inject bN <fault kind> on=" + siteChoices() + " [after=K]",
+}
+
+// siteChoices lists the call sites an inject may name, as a|b|c.
+func siteChoices() string {
+	names := make([]string, 0, len(faults.Sites()))
+	for _, s := range faults.Sites() {
+		names = append(names, string(s))
+	}
+	return strings.Join(names, "|")
 }
 
 // parseBackend reads "bN" and checks it against the run's backends.

@@ -102,7 +102,7 @@ func drawScenario(t *rapid.T) Scenario {
 func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 	kinds := []OpKind{OpExec, OpWrite, OpRetry, OpHostRestart}
 	if !inGroup {
-		kinds = append(kinds, OpAdvance, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpGroup)
+		kinds = append(kinds, OpAdvance, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpGroup, OpInject)
 	}
 	op := Op{Kind: rapid.SampledFrom(kinds).Draw(t, "kind")}
 	switch op.Kind {
@@ -122,6 +122,26 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 		op.Dur = time.Duration(rapid.Int64Range(1, 1<<50).Draw(t, "dur"))
 	case OpGroup:
 		op.Ops = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Op { return drawOp(t, backends, true) }), 0, 4).Draw(t, "members")
+	case OpInject:
+		op = drawInject(t, backends, maxArmAfter)
+	}
+	return op
+}
+
+// drawInject draws a valid inject op: a kind that can be armed, one of
+// the sites that kind is armable at, and after= only on a stream site.
+func drawInject(t *rapid.T, backends, maxAfter int) Op {
+	var armable []faults.Kind
+	for _, k := range faults.Kinds() {
+		if len(faults.ArmSites(k)) > 0 {
+			armable = append(armable, k)
+		}
+	}
+	op := Op{Kind: OpInject, Backend: rapid.IntRange(0, backends-1).Draw(t, "backend")}
+	op.Fault = rapid.SampledFrom(armable).Draw(t, "fault")
+	op.On = rapid.SampledFrom(faults.ArmSites(op.Fault)).Draw(t, "on")
+	if op.On.Streamed() {
+		op.After = rapid.IntRange(0, maxAfter).Draw(t, "after")
 	}
 	return op
 }
@@ -154,6 +174,16 @@ func TestParseErrors(t *testing.T) {
 		{"end without group", validRun + "profile off\nend\n", `<string>:3: end without a group`},
 		{"extra word", validRun + "profile off\nretry b0 early late\n", `<string>:3: unexpected "late" in retry`},
 		{"wait and defer", validRun + "profile off\nexec b0 wait defer\n", `<string>:3: exec is either wait or defer`},
+		{"inject without site", validRun + "profile off\ninject b0 crash\n", `<string>:3: inject needs a fault kind and a call site`},
+		{"inject without kind", validRun + "profile off\ninject b0 on=fetch\n", `<string>:3: inject needs a fault kind and a call site`},
+		{"inject two kinds", validRun + "profile off\ninject b0 crash restart on=fetch\n", `<string>:3: inject arms one fault`},
+		{"inject unknown kind", validRun + "profile off\ninject b0 meteor on=fetch\n", `<string>:3: unexpected "meteor" in inject`},
+		{"inject unknown site", validRun + "profile off\ninject b0 crash on=disk\n", `<string>:3: on=disk: faults: unknown call site "disk"`},
+		{"inject kind not at site", validRun + "profile off\ninject b0 settle-failure on=fetch\n", `<string>:3: faults: settle-failure cannot be armed on=fetch (only on settle)`},
+		{"inject store kind", validRun + "profile off\ninject b0 store-get on=fetch\n", `cannot be armed at a call`},
+		{"inject after on fetch", validRun + "profile off\ninject b0 transport-post-dispatch on=fetch after=1\n", `after= applies to on=stream and on=events only`},
+		{"inject negative after", validRun + "profile off\ninject b0 transport-mid-stream on=stream after=-1\n", `after=-1: out of range`},
+		{"inject in group", validRun + "profile off\ngroup\n  inject b0 crash on=fetch\nend\n", `<string>:4: inject cannot run inside a group`},
 		{"negative writes", validRun + "profile off\nexec b0 wait writes=-1\n", `<string>:3: writes=-1: out of range`},
 		{"unknown bug", "run seed=1 backends=1 bug=off-by-two\nprofile off\n", `<string>:1: bug=off-by-two: unknown planted bug`},
 		{"unknown scheduler", "run seed=1 backends=1 scheduler=redis\nprofile off\n", `<string>:1: scheduler=redis: unknown scheduler`},
@@ -237,14 +267,16 @@ func TestParseFile(t *testing.T) {
 // optional words in any order, defaults for omitted ones, comments and
 // indentation.
 func TestParseLiberal(t *testing.T) {
-	s, err := Parse("run backends=1 seed=7\n\n  profile off\n# note\nexec b0 writes=2 defer\nretry b0\n  advance 1m30s\n")
+	s, err := Parse("run backends=1 seed=7\n\n  profile off\n# note\nexec b0 writes=2 defer\nretry b0\n  advance 1m30s\ninject b0 after=3 on=stream transport-mid-stream\ninject b0 on=events after=0 crash\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Scenario{Seed: 7, Config: Config{Backends: 1, Scheduler: "memory", Steps: 3}, Ops: []Op{
+	want := Scenario{Seed: 7, Config: Config{Backends: 1, Scheduler: "memory", Steps: 5}, Ops: []Op{
 		{Kind: OpExec, Mode: Defer, Writes: 2},
 		{Kind: OpRetry},
 		{Kind: OpAdvance, Dur: 90 * time.Second},
+		{Kind: OpInject, Fault: faults.TransportMidStream, On: faults.SiteStream, After: 3},
+		{Kind: OpInject, Fault: faults.Crash, On: faults.SiteEvents},
 	}}
 	if d := cmp.Diff(want, s, scenarioCmp...); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)

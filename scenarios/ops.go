@@ -2,8 +2,11 @@ package scenarios
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/syncsim/syncsim/faults"
 )
 
 // OpKind names one operation of the scenario language.
@@ -33,9 +36,14 @@ const (
 	OpHostRestart
 	// OpGroup runs its ops concurrently, interleaved at blocking points.
 	OpGroup
+	// OpInject arms one fault on a backend's container (Armed): the next
+	// call at its site fails with it. It comes after OpGroup so that
+	// Weights, which the generator draws from, does not include it: the
+	// generator never draws it and seeded scenarios are unchanged.
+	OpInject
 )
 
-var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group"}
+var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
@@ -92,7 +100,15 @@ type Op struct {
 	None    bool          // lose-identity: report no runtime id at all
 	Dur     time.Duration // advance
 	Ops     []Op          // group: run concurrently
+	// inject: the fault, its call site and (stream sites) the entries
+	// served before it fires.
+	Fault faults.Kind
+	On    faults.Site
+	After int
 }
+
+// Armed returns an inject op's fault as the container takes it.
+func (o Op) Armed() faults.Armed { return faults.Armed{Kind: o.Fault, On: o.On, After: o.After} }
 
 // String renders the op in the scenario language, one line (a group spans
 // several lines, its members indented).
@@ -124,6 +140,11 @@ func (o Op) format(b *strings.Builder, indent string) {
 		}
 	case OpAdvance:
 		b.WriteString(" " + o.Dur.String())
+	case OpInject:
+		fmt.Fprintf(b, " b%d %s on=%s", o.Backend, o.Fault, o.On)
+		if o.After != 0 {
+			b.WriteString(" after=" + strconv.Itoa(o.After))
+		}
 	case OpGroup:
 		b.WriteString("\n")
 		for _, m := range o.Ops {

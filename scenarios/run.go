@@ -124,6 +124,11 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 		h.Truncate(op.Backend)
 	case OpHostRestart:
 		return h.RestartHost()
+	case OpInject:
+		if err := h.Inject(op.Backend, op.Armed()); err != nil {
+			// Validate checked the fault before the run started.
+			panic(fmt.Sprintf("scenarios: inject: %v", err))
+		}
 	case OpGroup:
 		// Time moves for retries that wait to be due before anything of the
 		// group starts, so the group's members all run in the one step.

@@ -119,6 +119,11 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 		if o.Kind == OpAdvance && o.Dur <= 0 {
 			return fmt.Errorf("op %d: advance needs a positive duration", i+1)
 		}
+		if o.Kind == OpInject {
+			if err := o.Armed().Check(); err != nil {
+				return fmt.Errorf("op %d (inject): %w", i+1, err)
+			}
+		}
 	}
 	return nil
 }

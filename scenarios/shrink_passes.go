@@ -383,16 +383,16 @@ func (sh *shrinker) lowerMaxAttempts(s Scenario) (Scenario, bool) {
 // hasBackend reports whether an op of kind k names a backend.
 func hasBackend(k OpKind) bool {
 	switch k {
-	case OpExec, OpWrite, OpRetry, OpCrash, OpRestart, OpLoseIdentity, OpTruncate:
+	case OpExec, OpWrite, OpRetry, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpInject:
 		return true
 	}
 	return false
 }
 
-// isFaultOp reports whether o injects a fault.
+// isFaultOp reports whether o injects a fault (an armed one included).
 func isFaultOp(o Op) bool {
 	switch o.Kind {
-	case OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpHostRestart:
+	case OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpHostRestart, OpInject:
 		return true
 	}
 	return false

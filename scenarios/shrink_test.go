@@ -262,3 +262,25 @@ func spread[T int | time.Duration](xs []T) string {
 	}
 	return fmt.Sprintf("%s (%s..%s)", f(s[len(s)/2]), f(s[0]), f(s[len(s)-1]))
 }
+
+// TestShrinkDropsInjects: an armed fault is a fault op, so the shrinker's
+// fault passes may drop it and retarget it like the event ops; appended
+// after the last op it can only wait for the fault-free tail, where it
+// never fires, so the shrunk scenario must not keep it.
+func TestShrinkDropsInjects(t *testing.T) {
+	inject := Op{Kind: OpInject, Backend: 1, Fault: faults.TransportPostDispatch, On: faults.SiteFetch}
+	if !isFaultOp(inject) || !hasBackend(OpInject) || OpInject.InGroup() {
+		t.Fatal("inject must be a fault op with a backend, outside groups")
+	}
+	s, prop := failingSeed(t, "single-alarm")
+	s.Ops = append(slices.Clone(s.Ops), inject)
+	got, _, err := Shrink(s, prop, ShrinkOptions{MaxRuns: shrinkTestRuns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range Steps(got.Ops) {
+		if leafAt(got.Ops, i).Kind == OpInject {
+			t.Fatalf("shrunk scenario keeps the idle inject:\n%s", Format(got))
+		}
+	}
+}

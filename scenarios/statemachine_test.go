@@ -76,6 +76,7 @@ func TestStateMachine(t *testing.T) {
 				m.apply(t, Op{Kind: OpLoseIdentity, Backend: b.Draw(t, "b"), None: rapid.Bool().Draw(t, "none")})
 			},
 			"host-restart": func(t *rapid.T) { m.apply(t, Op{Kind: OpHostRestart}) },
+			"inject":       func(t *rapid.T) { m.apply(t, drawInject(t, backends, 4)) },
 			"group": func(t *rapid.T) {
 				n := rapid.IntRange(2, maxGroupSize).Draw(t, "n")
 				g := Op{Kind: OpGroup}
