@@ -43,6 +43,11 @@ type ExecResult struct {
 
 var errScheduling = errors.New("scheduling failed")
 
+// errDeferWithoutScheduler: a deferred exec on a workspace without a
+// scheduler is rejected before push and spawn, so it has no post-command
+// step to model; reaching Exec means the SUT ran it.
+var errDeferWithoutScheduler = errors.New("a deferred exec without a scheduler must be rejected before it runs")
+
 // Exec is the post-command step of SPEC 3 for one command, given what the
 // runtime did. store is the step's recorded scheduler calls.
 func (s State) Exec(o Options, e Exec, now time.Time, store []StoreCall) (State, ExecResult, error) {
@@ -55,9 +60,17 @@ func (s State) Exec(o Options, e Exec, now time.Time, store []StoreCall) (State,
 }
 
 func (s State) exec(o Options, e Exec, now time.Time, c *calls) (State, ExecResult, error) {
+	if e.Mode == Defer && o.NoScheduler {
+		return s, ExecResult{}, errDeferWithoutScheduler
+	}
 	if e.Mode == Wait {
 		if !e.PullFailed {
 			return s, ExecResult{Status: "complete"}, nil
+		}
+		if o.NoScheduler {
+			// SPEC 3.3 step 1: nothing is stored, the result is still
+			// pending with the pull's error.
+			return s, ExecResult{Status: "pending", HasError: true}, nil
 		}
 		// Errors of the scheduling step are swallowed in wait mode: the
 		// result carries the pull's error either way.

@@ -13,6 +13,10 @@ type Options struct {
 	InitialDelay time.Duration
 	MaxDelay     time.Duration
 	MaxAttempts  int
+	// NoScheduler: the workspace has no scheduler (SPEC 3.3 step 1). A
+	// wait-mode failure stores nothing, RetryPendingSync is rejected, and
+	// a deferred exec is rejected before it reaches the runtime.
+	NoScheduler bool
 	// ZeroBasedAttempts and the like are never here: the model is the
 	// correct behaviour only.
 }

@@ -125,3 +125,24 @@ func TestStepsArePure(t *testing.T) {
 		t.Errorf("state changed (-before +after):\n%s", d)
 	}
 }
+
+// SPEC 3.3 step 1 and R13: without a scheduler a wait-mode failure is
+// pending with an error and stores nothing; a retry is rejected before
+// any store call; a deferred exec never reaches the post-command step.
+func TestNoScheduler(t *testing.T) {
+	o := Options{InitialDelay: time.Second, MaxDelay: time.Minute, MaxAttempts: 5, NoScheduler: true}
+	s, res, err := Empty().Exec(o, Exec{Backend: "sandbox", PullFailed: true}, t0, nil)
+	if err != nil || res.Status != "pending" || !res.HasError || len(s.Intents()) != 0 {
+		t.Fatalf("wait failure: %+v %v %v", res, err, s.Intents())
+	}
+	if _, _, err := Empty().Exec(o, Exec{Backend: "sandbox", PullFailed: true}, t0, []StoreCall{{Op: "get", Backend: "sandbox"}}); err == nil {
+		t.Fatal("a store call without a scheduler was accepted")
+	}
+	if _, _, err := Empty().Exec(o, Exec{Backend: "sandbox", Mode: Defer}, t0, nil); err == nil {
+		t.Fatal("a deferred exec without a scheduler reached the post-command step")
+	}
+	_, r, err := Empty().Retry(o, "sandbox", t0, Pull{Kind: PullFailed}, nil)
+	if err != nil || !r.Rejected || r.Pulled {
+		t.Fatalf("retry: %+v %v", r, err)
+	}
+}

@@ -66,6 +66,11 @@ func (s State) Retry(o Options, backend string, now time.Time, pull Pull, store 
 }
 
 func (s State) retry(o Options, backend string, now time.Time, pull Pull, c *calls) (State, RetryResult, error) {
+	if o.NoScheduler {
+		// "Workspace has no retryScheduler configured": before any store
+		// call or pull.
+		return s, RetryResult{Rejected: true}, nil
+	}
 	failed, err := c.take("get", backend)
 	if err != nil || failed {
 		return s, RetryResult{Rejected: true}, err

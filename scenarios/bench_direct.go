@@ -188,8 +188,12 @@ func (d *directRunner) start() error {
 		bug, _ := BugByName(d.s.Config.Bug)
 		mutant = bug.mutant
 	}
+	var sched scheduler.Scheduler = d.sched
+	if d.s.Config.Scheduler == schedulerNone {
+		sched = nil
+	}
 	ws, err := workspace.New(workspace.Options{
-		Backends: backends, Clock: d.clk, Scheduler: d.sched, Retry: d.s.Config.Retry,
+		Backends: backends, Clock: d.clk, Scheduler: sched, Retry: d.s.Config.Retry,
 		Store: d.store, Mutant: mutant,
 	})
 	if err != nil {

@@ -311,8 +311,8 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 	case keyBackends:
 		c.Backends, err = intIn(v, 1, maxBackends)
 	case keyScheduler:
-		if v != "memory" && v != "sqlite" {
-			return errors.New("unknown scheduler (want memory or sqlite)")
+		if !validScheduler(v) {
+			return errors.New("unknown scheduler (want memory, sqlite or none)")
 		}
 		c.Scheduler = v
 	case keyBug:

@@ -79,7 +79,7 @@ func drawScenario(t *rapid.T) Scenario {
 		Seed: rapid.Uint64().Draw(t, "seed"),
 		Config: Config{
 			Backends:  backends,
-			Scheduler: rapid.SampledFrom([]string{"memory", "sqlite"}).Draw(t, "scheduler"),
+			Scheduler: rapid.SampledFrom([]string{"memory", "sqlite", "none"}).Draw(t, "scheduler"),
 			Bug:       rapid.SampledFrom(append([]string{""}, bugNameList()...)).Draw(t, "bug"),
 			Retry: workspace.RetryOptions{
 				InitialDelay: time.Duration(rapid.Int64Range(0, 1<<50).Draw(t, "initial")),

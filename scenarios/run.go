@@ -70,6 +70,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	cfg := sim.Config{
 		Seed: s.Seed, Backends: s.Config.Backends, Retry: s.Config.Retry,
 		Profile: s.Profile, TraceKeep: o.TraceKeep,
+		NoScheduler: s.Config.Scheduler == schedulerNone,
 	}
 	if s.Config.MaxEntries > 0 {
 		cfg.Budget = &workspace.Budget{MaxEntries: s.Config.MaxEntries, MaxBytes: workspace.DefaultBudget.MaxBytes}

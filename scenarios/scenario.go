@@ -15,7 +15,9 @@ type Config struct {
 	Backends int
 	// Steps is the number of top-level ops Generate draws.
 	Steps int
-	// Scheduler names the intent store: "memory" or "sqlite".
+	// Scheduler names the intent store: "memory" or "sqlite", or "none"
+	// for a workspace without a scheduler (SPEC 3.3 step 1; scenario files
+	// only, the generator never draws it).
 	Scheduler string
 	// Bug names a planted bug from Bugs ("" for the correct code).
 	Bug string
@@ -86,8 +88,8 @@ func (s Scenario) Validate() error {
 	if s.Config.Backends < 1 {
 		return fmt.Errorf("backends must be at least 1, got %d", s.Config.Backends)
 	}
-	if s.Config.Scheduler != "memory" && s.Config.Scheduler != "sqlite" {
-		return fmt.Errorf("unknown scheduler %q (want memory or sqlite)", s.Config.Scheduler)
+	if !validScheduler(s.Config.Scheduler) {
+		return fmt.Errorf("unknown scheduler %q (want memory, sqlite or none)", s.Config.Scheduler)
 	}
 	if s.Config.Bug != "" {
 		if _, ok := BugByName(s.Config.Bug); !ok {
@@ -95,6 +97,13 @@ func (s Scenario) Validate() error {
 		}
 	}
 	return validateOps(s.Ops, s.Config.Backends, false)
+}
+
+// schedulerNone is the Config.Scheduler of a workspace without one.
+const schedulerNone = "none"
+
+func validScheduler(name string) bool {
+	return name == "memory" || name == "sqlite" || name == schedulerNone
 }
 
 func validateOps(ops []Op, backends int, inGroup bool) error {

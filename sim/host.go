@@ -58,6 +58,10 @@ type Config struct {
 	Profile faults.Profile
 	// Scheduler opens the intent store at each host start (nil: memory).
 	Scheduler SchedulerFactory
+	// NoScheduler builds the workspace without a scheduler (SPEC 3.3 step
+	// 1): no intent is ever stored, so the alarm never sets; Scheduler is
+	// ignored.
+	NoScheduler bool
 	// Alarm is the host's alarm policy.
 	Alarm AlarmPolicy
 	// Dir is private to the run, for file-backed stores ("" for none).
@@ -144,6 +148,7 @@ func NewHost(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.NoScheduler = cfg.NoScheduler
 	h := &Host{
 		cfg:     cfg,
 		opts:    opts,
@@ -158,7 +163,10 @@ func NewHost(cfg Config) (*Host, error) {
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
 		},
 	}
-	if h.factory == nil {
+	if h.factory == nil || cfg.NoScheduler {
+		// Without a scheduler the host still keeps an (always empty) store
+		// behind its fault wrapper, so that records and listings work; the
+		// workspace is never given it.
 		h.factory = MemoryScheduler()
 	}
 	if cfg.TraceKeep > 0 {
@@ -166,7 +174,11 @@ func NewHost(cfg Config) (*Host, error) {
 	}
 	h.trace.Header("seed " + strconv.FormatUint(cfg.Seed, 10))
 	h.trace.Header("profile " + cfg.Profile.String())
-	h.trace.Header(fmt.Sprintf("config backends=%d initial=%s max=%s attempts=%d", cfg.Backends, opts.InitialDelay, opts.MaxDelay, opts.MaxAttempts))
+	header := fmt.Sprintf("config backends=%d initial=%s max=%s attempts=%d", cfg.Backends, opts.InitialDelay, opts.MaxDelay, opts.MaxAttempts)
+	if cfg.NoScheduler {
+		header += " scheduler=none"
+	}
+	h.trace.Header(header)
 	profile := cfg.Profile
 	for i := range cfg.Backends {
 		name := "b" + strconv.Itoa(i)
@@ -237,6 +249,9 @@ func (h *Host) start() error {
 	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
 	h.sched.SetClock(h.clock.Now)
 	var sch scheduler.Scheduler = h.sched
+	if h.cfg.NoScheduler {
+		sch = nil
+	}
 	backends := make([]workspace.BackendConfig, len(h.containers))
 	for i, c := range h.containers {
 		backends[i] = workspace.BackendConfig{ID: h.names[i], Backend: c}

@@ -73,6 +73,12 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 		return h.fail("model", fmt.Sprintf("%s: rejected=%t, model says %t (err %v)", f.actor, f.err != nil, want.Rejected, f.err))
 	}
 	if want.Rejected {
+		if h.opts.NoScheduler {
+			// SPEC 4: rejected before any store call or pull.
+			if len(calls) > 0 || !strings.Contains(f.err.Error(), "retryScheduler") {
+				return h.fail("model", fmt.Sprintf("%s: without a scheduler a retry must be rejected (\"retryScheduler\") before reaching the runtime: %d calls, err %v", f.actor, len(calls), f.err))
+			}
+		}
 		return nil
 	}
 	if !want.Pulled && len(calls) > 0 {
@@ -121,6 +127,15 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	b := h.names[f.backend]
 	facts := readExec(calls)
 	h.event(f.actor, "exec-result", describeExec(f.exec, f.err)...)
+	if h.opts.NoScheduler && f.mode == workspace.SyncDefer {
+		// SPEC 3.1, R13: assertDeferredReady runs first, so no push and no
+		// spawn: not one runtime or store call.
+		h.stats.ExecSync["error"]++
+		if f.err == nil || !strings.Contains(f.err.Error(), "retryScheduler") || len(calls) > 0 || len(store) > 0 {
+			return h.fail("model", fmt.Sprintf("%s: a deferred exec without a scheduler must be rejected (\"retryScheduler\") before any call: err %v, %d runtime calls, %d store calls", f.actor, f.err, len(calls), len(store)))
+		}
+		return nil
+	}
 	if !facts.spawned {
 		// The command never reached a streamed end (push or spawn failed,
 		// or deferred mode was refused): no post-command step at all.
@@ -153,7 +168,12 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		if !known && !facts.eventsErr {
 			// No call of its own after the command: the pull shared a
 			// connect in flight; the store record tells which way it went.
-			if _, _, err := h.model.Exec(h.opts, e, h.clock.Now(), store); err != nil {
+			// Without a scheduler there is no store record, but a pull that
+			// got a handle always fetches on it, so no call of its own
+			// means it never got one: it failed.
+			if h.opts.NoScheduler {
+				e.PullFailed = true
+			} else if _, _, err := h.model.Exec(h.opts, e, h.clock.Now(), store); err != nil {
 				e.PullFailed = true
 			}
 		}
