@@ -146,9 +146,9 @@ func (cn *conn) Close() error {
 	return nil
 }
 
-// FetchChanges opens a change stream (SPEC 6.2). The settle hook that
-// fetchChanges runs first has no effect here, and its failures are ignored
-// as in the original. Faults: transport-post-dispatch fails the call (a
+// FetchChanges opens a change stream (SPEC 6.2). The pre-fetch reconcile
+// hook runs first and takes in staged writes (settleLocked); it never fails
+// here (the original ignores its failures). Faults: transport-post-dispatch fails the call (a
 // read, so it had no effect); transport-mid-stream arms the stream to fail
 // after k entries, k drawn from [0, entries in range].
 func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*workspace.FetchEnvelope, error) {
@@ -166,6 +166,7 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 	if err := cn.eventArmLocked(&call, SiteFetch); err != nil {
 		return nil, err
 	}
+	c.settleLocked()
 	if fire, armed := c.faultLocked(SiteFetch, TransportPostDispatch); fire {
 		call.Armed = armed
 		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
@@ -188,8 +189,9 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 }
 
 // Watermarks reads the remote's revisions. With Settle, the pre-fetch hook
-// runs first and fails under settle-failure (a non-transport error: the
-// connection stays up). Faults: settle-failure, then
+// runs first: it fails under settle-failure (a non-transport error: the
+// connection stays up), else it takes in staged writes (settleLocked), so
+// the revision read can be higher than without Settle. Faults: settle-failure, then
 // transport-post-dispatch.
 func (cn *conn) Watermarks(ctx context.Context, req workspace.WatermarksRequest) (workspace.Watermarks, error) {
 	c := cn.c
@@ -212,6 +214,7 @@ func (cn *conn) Watermarks(ctx context.Context, req workspace.WatermarksRequest)
 			call.Armed = armed
 			return workspace.Watermarks{}, cn.failLocked(call, injected(SettleFailure, msgSettle), SettleFailure)
 		}
+		c.settleLocked()
 	}
 	if fire, armed := c.faultLocked(site, TransportPostDispatch); fire {
 		call.Armed = armed

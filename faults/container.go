@@ -53,6 +53,10 @@ type Container struct {
 
 	// armed holds the faults Arm queued, not yet fired (arm.go).
 	armed []Armed
+	// staged holds `stage` writes the pre-fetch hook has not taken in
+	// (exec.go); the process owns them, so a restart or truncation drops
+	// them with the store.
+	staged []stagedWrite
 
 	record callLog // record.go
 }
@@ -109,6 +113,7 @@ func (c *Container) mintLocked() string {
 }
 
 func (c *Container) wipeLocked() {
+	c.staged = nil
 	c.files = make(map[string]*remoteFile)
 	c.index = fetchIndex{}
 	c.currentRev = 1

@@ -118,6 +118,10 @@
 //	                one mutation, so all n share one rev
 //	put <path>      write path (content naming process and seq); one rev
 //	delete <path>   delete a live path (exit 1 if there is none); one rev
+//	stage <n>       the files of `write <n>`, staged: the store takes them in
+//	                (one rev) only when the pre-fetch reconcile hook runs,
+//	                i.e. at Watermarks{Settle: true} or FetchChanges, so a
+//	                settled watermark is higher than a plain one (SPEC R10)
 //
 // Anything else exits 127. Execs lists every command that actually ran,
 // so a property can check that a retry never re-runs one.

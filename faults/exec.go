@@ -79,6 +79,18 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 			return stderr("exit: bad code %q\n", arg), 2, 0
 		}
 		return stdout(""), n, 0
+	case "stage":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 || n > maxWritesPerCommand {
+			return stderr("stage: want a count in [0,%d], got %q\n", maxWritesPerCommand, arg), 2, 0
+		}
+		for i := range n {
+			c.staged = append(c.staged, stagedWrite{
+				path:    fmt.Sprintf("/out/%d-%d", c.execSeq, i),
+				content: fmt.Sprintf("%s exec %d file %d\n", c.process, c.execSeq, i),
+			})
+		}
+		return stdout("staged %d files\n", n), 0, 0
 	case "write":
 		n, err := strconv.Atoi(arg)
 		if err != nil || n < 0 || n > maxWritesPerCommand {
@@ -112,6 +124,28 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 		return stdout("deleted %s\n", fields[1]), 0, 1
 	}
 	return stderr("%s: command not found\n", fields[0]), 127, 0
+}
+
+// stagedWrite is a file a `stage` command wrote that the remote's store has
+// not taken in yet: it becomes visible when the pre-fetch reconcile hook
+// runs (settleLocked).
+type stagedWrite struct {
+	path, content string
+}
+
+// settleLocked is the remote's pre-fetch reconcile hook (SPEC 3.3 step 7:
+// watermarks{settle:true} runs it first; so does fetchChanges): the staged
+// writes become one mutation, one new rev. Without staged writes it does
+// nothing.
+func (c *Container) settleLocked() {
+	if len(c.staged) == 0 {
+		return
+	}
+	c.currentRev++
+	for _, w := range c.staged {
+		c.stampLocked(w.path, w.content, false)
+	}
+	c.staged = nil
 }
 
 // writeLocked makes one container-side mutation of one path: one new rev

@@ -451,3 +451,24 @@ func TestContainerDescribe(t *testing.T) {
 		t.Errorf("event kinds = %q", got)
 	}
 }
+
+// TestStagedWritesSettle: `stage` writes are invisible to plain watermarks
+// and become one rev when the pre-fetch hook runs (settle or a fetch).
+func TestStagedWritesSettle(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	run(t, h, "stage 2")
+	w, err := h.Sync().Watermarks(ctx, workspace.WatermarksRequest{})
+	if err != nil || w.CurrentRev != 1 || len(c.Files()) != 0 {
+		t.Fatalf("before settle: %+v %v files %v", w, err, c.Files())
+	}
+	w, err = h.Sync().Watermarks(ctx, workspace.WatermarksRequest{Settle: true})
+	if err != nil || w.CurrentRev != 2 || len(c.Files()) != 2 {
+		t.Fatalf("settled: %+v %v files %v", w, err, c.Files())
+	}
+	run(t, h, "stage 1")
+	got, env := drain(t, h, scheduler.At(2), nil)
+	if len(got) != 1 || env.CurrentCursor != scheduler.At(3) {
+		t.Fatalf("fetch did not run the hook first: %v %+v", got, env.CurrentCursor)
+	}
+}

@@ -258,7 +258,11 @@ func (d *directRunner) member(op Op) error {
 		if op.Mode == Defer {
 			mode = workspace.SyncDefer
 		}
-		_, _ = d.ws.Exec(d.ctx, "write "+strconv.Itoa(op.Writes), workspace.ExecOptions{Backend: b, Sync: mode})
+		command := "write "
+		if op.Staged {
+			command = "stage "
+		}
+		_, _ = d.ws.Exec(d.ctx, command+strconv.Itoa(op.Writes), workspace.ExecOptions{Backend: b, Sync: mode})
 	case OpWrite:
 		path := "/host/" + strconv.Itoa(d.seq)
 		_ = d.ws.WriteFile(b, path, []byte("host "+path))

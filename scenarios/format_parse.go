@@ -497,6 +497,8 @@ func parseOp(fields []string, backends int) (Op, error) {
 			if word == "defer" {
 				op.Mode = Defer
 			}
+		case kind == OpExec && !hasVal && word == "staged":
+			op.Staged = true
 		case kind == OpExec && hasVal && word == "writes":
 			n, err := intIn(val, 0, maxExecWrites)
 			if err != nil {
@@ -548,7 +550,7 @@ func parseOp(fields []string, backends int) (Op, error) {
 
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{
-	OpExec:         "exec bN wait|defer writes=N",
+	OpExec:         "exec bN wait|defer writes=N [staged]",
 	OpWrite:        "write bN",
 	OpRetry:        "retry bN early|due",
 	OpCrash:        "crash bN",

@@ -11,8 +11,8 @@ import (
 const injectSweepSeeds = 300
 
 // TestInjectSweep runs generated scenarios with armed faults spliced in
-// (about one op in three, any armable kind at any of its sites), with a
-// scheduler and without one: the model must agree with the SUT on every
+// (about one op in three, any armable kind at any of its sites) and some
+// top-level execs staging their writes, with a scheduler and without one: the model must agree with the SUT on every
 // step, injected faults included, and every property must hold.
 func TestInjectSweep(t *testing.T) {
 	var armable []faults.Kind
@@ -37,6 +37,9 @@ func TestInjectSweep(t *testing.T) {
 						op.After = r.IntN(4)
 					}
 					ops = append(ops, op)
+				}
+				if o.Kind == OpExec && r.IntN(4) == 0 {
+					o.Staged = true
 				}
 				ops = append(ops, o)
 			}

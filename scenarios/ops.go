@@ -96,6 +96,7 @@ type Op struct {
 	Backend int           // exec, write, retry and the fault ops
 	Mode    Mode          // exec
 	Writes  int           // exec: container-side writes the command makes
+	Staged  bool          // exec: the writes become visible only on settle
 	Early   bool          // retry: call now rather than when due
 	None    bool          // lose-identity: report no runtime id at all
 	Dur     time.Duration // advance
@@ -124,6 +125,9 @@ func (o Op) format(b *strings.Builder, indent string) {
 	switch o.Kind {
 	case OpExec:
 		fmt.Fprintf(b, " b%d %s writes=%d", o.Backend, o.Mode, o.Writes)
+		if o.Staged {
+			b.WriteString(" staged")
+		}
 	case OpWrite, OpCrash, OpRestart, OpTruncate:
 		fmt.Fprintf(b, " b%d", o.Backend)
 	case OpRetry:

@@ -180,6 +180,10 @@ func spawn(h *sim.Host, op Op) {
 		if op.Mode == Defer {
 			mode = workspace.SyncDefer
 		}
+		if op.Staged {
+			h.SpawnStagedExec(op.Backend, mode, op.Writes)
+			return
+		}
 		h.SpawnExec(op.Backend, mode, op.Writes)
 	case OpWrite:
 		h.SpawnWrite(op.Backend)

@@ -219,7 +219,8 @@ func (sh *shrinker) editLeaves(s Scenario, simpler func(Op) []Op) (Scenario, boo
 }
 
 // simplerOps are the one-field simplifications of an op, simplest first:
-// an exec with no writes (or one), wait rather than defer, an early retry
+// an exec with no writes (or one), wait rather than defer, writes visible
+// at once rather than staged, an early retry
 // rather than a due one (no implied advance), a lost identity that still
 // reports an id.
 func simplerOps(o Op) []Op {
@@ -236,6 +237,11 @@ func simplerOps(o Op) []Op {
 		if o.Mode == Defer {
 			c := o
 			c.Mode = Wait
+			out = append(out, c)
+		}
+		if o.Staged {
+			c := o
+			c.Staged = false
 			out = append(out, c)
 		}
 	case OpRetry:

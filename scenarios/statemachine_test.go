@@ -60,7 +60,7 @@ func TestStateMachine(t *testing.T) {
 		t.Repeat(map[string]func(*rapid.T){
 			"exec": func(t *rapid.T) {
 				mode := rapid.SampledFrom([]Mode{Wait, Defer}).Draw(t, "mode")
-				m.apply(t, Op{Kind: OpExec, Backend: b.Draw(t, "b"), Mode: mode, Writes: rapid.IntRange(0, 3).Draw(t, "writes")})
+				m.apply(t, Op{Kind: OpExec, Backend: b.Draw(t, "b"), Mode: mode, Writes: rapid.IntRange(0, 3).Draw(t, "writes"), Staged: rapid.Bool().Draw(t, "staged")})
 			},
 			"write": func(t *rapid.T) { m.apply(t, Op{Kind: OpWrite, Backend: b.Draw(t, "b")}) },
 			"retry": func(t *rapid.T) {

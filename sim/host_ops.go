@@ -43,13 +43,30 @@ func (h *Host) recordMarks() []int {
 // SpawnExec starts an exec on backend b: a command making writes
 // container-side writes, synced in mode.
 func (h *Host) SpawnExec(b int, mode workspace.ExecSync, writes int) {
+	h.spawnExec(b, mode, writes, false)
+}
+
+// SpawnStagedExec is SpawnExec whose command stages its writes: the
+// remote takes them in only when its pre-fetch reconcile hook runs (a
+// settle or a fetch; see the container's `stage` command).
+func (h *Host) SpawnStagedExec(b int, mode workspace.ExecSync, writes int) {
+	h.spawnExec(b, mode, writes, true)
+}
+
+func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool) {
 	name := h.actorName("exec", b)
 	f := &finished{actor: name, kind: "exec", backend: b, mode: mode, writes: writes}
-	h.event(name, "start", "op=exec", "mode="+syncName(mode), "writes="+strconv.Itoa(writes))
+	command := "write " + strconv.Itoa(writes)
+	details := []string{"op=exec", "mode=" + syncName(mode), "writes=" + strconv.Itoa(writes)}
+	if staged {
+		command = "stage " + strconv.Itoa(writes)
+		details = append(details, "staged=true")
+	}
+	h.event(name, "start", details...)
 	ws := h.ws
 	h.rt.Go(name, func() {
 		presizeStack()
-		f.exec, f.err = ws.Exec(h.ctx, "write "+strconv.Itoa(writes), workspace.ExecOptions{Backend: h.names[b], Sync: mode})
+		f.exec, f.err = ws.Exec(h.ctx, command, workspace.ExecOptions{Backend: h.names[b], Sync: mode})
 		h.done = append(h.done, *f)
 	})
 }
