@@ -8,8 +8,10 @@
 //  1. A Scenario is a seed, a Config (backends, intent store, planted bug,
 //     backoff, batch budget), a swarm fault Profile and a list of Ops (exec,
 //     write, retry, advance, crash, restart, lose-identity, truncate,
-//     host-restart, concurrent groups). FromSeed draws one; Parse reads one
-//     from its text form (Format writes it).
+//     host-restart, concurrent groups, and inject: one fault armed at the
+//     next call of a site). FromSeed draws one (never with inject, staged
+//     execs or scheduler "none", which only written scenarios use); Parse
+//     reads one from its text form (Format writes it).
 //  2. Run executes it on a sim.Host and returns the first Violation (nil if
 //     every property held), the trace and its hash. The same scenario gives
 //     the same trace, byte for byte.
