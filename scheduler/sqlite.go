@@ -5,10 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"github.com/syncsim/syncsim/scheduler/sqlitedb"
 )
 
 // SQLite is a durable Scheduler and Lister backed by one SQLite file through
@@ -29,32 +27,15 @@ var (
 	_ Lister    = (*SQLite)(nil)
 )
 
-// busyTimeoutMs bounds how long a statement waits for another connection's
-// write lock before failing with SQLITE_BUSY. Writes are one short statement,
-// so a long wait means something is wrong; five seconds is generous.
-const busyTimeoutMs = 5000
-
 // OpenSQLite opens (creating if needed) the scheduler store at path and
 // migrates it to the current schema. A file written by a newer syncsim, or
 // one that holds somebody else's tables, is refused with an error rather
-// than read with the wrong meaning.
+// than read with the wrong meaning. The durability settings (WAL,
+// synchronous=FULL, BEGIN IMMEDIATE) are sqlitedb.Open's.
 func OpenSQLite(path string) (*SQLite, error) {
-	if path == "" || strings.ContainsAny(path, "?#") {
-		// NB: the driver splits its DSN at '?'; refusing beats opening a
-		// different file than the caller named.
-		return nil, fmt.Errorf("scheduler: sqlite path %q must be non-empty and contain no '?' or '#'", path)
-	}
-	q := url.Values{}
-	q.Set("_busy_timeout", fmt.Sprint(busyTimeoutMs))
-	q.Set("_journal_mode", "WAL")
-	q.Set("_synchronous", "FULL")
-	// BEGIN IMMEDIATE takes the write lock up front, so a transaction never
-	// has to upgrade a read lock (which fails with SQLITE_BUSY at once,
-	// ignoring the busy timeout).
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	db, err := sqlitedb.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("scheduler: open sqlite %s: %w", path, err)
+		return nil, fmt.Errorf("scheduler: %w", err)
 	}
 	s := &SQLite{db: db, path: path}
 	if err := s.migrate(context.Background()); err != nil {

@@ -6,10 +6,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"github.com/syncsim/syncsim/scheduler/sqlitedb"
 )
 
 // SQLiteStore is a durable Store in one SQLite file (modernc.org/sqlite, pure
@@ -27,10 +25,6 @@ var _ Store = (*SQLiteStore)(nil)
 
 // sqliteStoreSchemaVersion is PRAGMA user_version of a current store file.
 const sqliteStoreSchemaVersion = 1
-
-// sqliteStoreBusyTimeoutMs bounds the wait for another connection's write
-// lock; every transaction here is short.
-const sqliteStoreBusyTimeoutMs = 5000
 
 // sqliteStoreSchemaV1 creates version 1. backends holds the scalar cursors
 // (fetch_path NULL is the null path), push_cursors the path-aware push row,
@@ -69,19 +63,9 @@ var sqliteStoreSchemaV1 = []string{
 // OpenSQLiteStore opens (creating if needed) the store file at path. A file
 // with a newer or unknown schema version is refused.
 func OpenSQLiteStore(path string) (*SQLiteStore, error) {
-	if path == "" || strings.ContainsAny(path, "?#") {
-		// NB: the driver splits its DSN at '?'.
-		return nil, fmt.Errorf("store: sqlite path %q must be non-empty and contain no '?' or '#'", path)
-	}
-	q := url.Values{}
-	q.Set("_busy_timeout", fmt.Sprint(sqliteStoreBusyTimeoutMs))
-	q.Set("_journal_mode", "WAL")
-	q.Set("_synchronous", "FULL")
-	// BEGIN IMMEDIATE: a write transaction never has to upgrade a read lock.
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	db, err := sqlitedb.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	s := &SQLiteStore{db: db, path: path}
 	if err := s.migrate(); err != nil {
