@@ -9,7 +9,7 @@ import (
 // corpus files are golden files that `go test -rewrite` regenerates.
 //
 //	# free comment lines
-//	run seed=42 backends=2 scheduler=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0
+//	run seed=42 backends=2 scheduler=memory local=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0
 //	profile crash=0.1 transport-connect=0.05
 //	exec b0 wait writes=2
 //	group
@@ -46,6 +46,7 @@ const (
 	keySeed       = "seed"
 	keyBackends   = "backends"
 	keyScheduler  = "scheduler"
+	keyLocal      = "local"
 	keyBug        = "bug"
 	keyInitial    = "initial"
 	keyMax        = "max"
@@ -53,7 +54,7 @@ const (
 	keyMaxEntries = "max-entries"
 )
 
-var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries}
+var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries}
 
 // Format prints s in the scenario language: the directive line, the
 // profile line and one line per op (a group spans several lines), each
@@ -83,6 +84,7 @@ func FormatDirective(s Scenario) string {
 		keySeed:       strconv.FormatUint(s.Seed, 10),
 		keyBackends:   strconv.Itoa(c.Backends),
 		keyScheduler:  c.Scheduler,
+		keyLocal:      localName(c.LocalStore),
 		keyBug:        bug,
 		keyInitial:    c.Retry.InitialDelay.String(),
 		keyMax:        c.Retry.MaxDelay.String(),
@@ -94,4 +96,13 @@ func FormatDirective(s Scenario) string {
 		parts = append(parts, k+"="+vals[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// localName spells the local store on the directive line: the default ""
+// is "memory", so that every key is always printed.
+func localName(v string) string {
+	if v == "" {
+		return "memory"
+	}
+	return v
 }

@@ -315,6 +315,15 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 			return errors.New("unknown scheduler (want memory, sqlite or none)")
 		}
 		c.Scheduler = v
+	case keyLocal:
+		switch v {
+		case "memory":
+			c.LocalStore = "" // the default, canonically empty
+		case "sqlite":
+			c.LocalStore = v
+		default:
+			return errors.New("unknown local store (want memory or sqlite)")
+		}
 	case keyBug:
 		if v == bugNone {
 			c.Bug = ""

@@ -15,6 +15,9 @@ type RunOptions struct {
 	// Scheduler overrides Config.Scheduler with a user's own store. The
 	// factory is called at every host start.
 	Scheduler sim.SchedulerFactory
+	// LocalStore overrides Config.LocalStore with a user's own local store
+	// (files and cursors). The factory is called at every host start.
+	LocalStore sim.StoreFactory
 	// Dir holds file-backed stores; "" makes a temporary directory that the
 	// run removes.
 	Dir string
@@ -77,7 +80,8 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	}
 	cleanup := func() {}
 	cfg.Scheduler = o.Scheduler
-	if cfg.Scheduler != nil || s.Config.Scheduler == "sqlite" {
+	cfg.LocalStore = o.LocalStore
+	if cfg.Scheduler != nil || cfg.LocalStore != nil || s.Config.Scheduler == "sqlite" || s.Config.LocalStore == "sqlite" {
 		// File-backed stores get a directory private to this run.
 		cfg.Dir = o.Dir
 		if cfg.Dir == "" {
@@ -91,6 +95,11 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	if cfg.Scheduler == nil && s.Config.Scheduler == "sqlite" {
 		cfg.Scheduler = func(dir string) (scheduler.Scheduler, error) {
 			return scheduler.OpenSQLite(filepath.Join(dir, "intents.db"))
+		}
+	}
+	if cfg.LocalStore == nil && s.Config.LocalStore == "sqlite" {
+		cfg.LocalStore = func(dir string) (workspace.Store, error) {
+			return workspace.OpenSQLiteStore(filepath.Join(dir, "local.db"))
 		}
 	}
 	if s.Config.Bug != "" {

@@ -19,6 +19,10 @@ type Config struct {
 	// for a workspace without a scheduler (SPEC 3.3 step 1; scenario files
 	// only, the generator never draws it).
 	Scheduler string
+	// LocalStore names the workspace's local store (files and cursors):
+	// "memory" (or "") or "sqlite". A sqlite store is closed and reopened at
+	// every host restart and must hold exactly what it held before.
+	LocalStore string
 	// Bug names a planted bug from Bugs ("" for the correct code).
 	Bug string
 	// Retry is the workspace's backoff.
@@ -90,6 +94,9 @@ func (s Scenario) Validate() error {
 	}
 	if !validScheduler(s.Config.Scheduler) {
 		return fmt.Errorf("unknown scheduler %q (want memory, sqlite or none)", s.Config.Scheduler)
+	}
+	if s.Config.LocalStore != "" && s.Config.LocalStore != "memory" && s.Config.LocalStore != "sqlite" {
+		return fmt.Errorf("unknown local store %q (want memory or sqlite)", s.Config.LocalStore)
 	}
 	if s.Config.Bug != "" {
 		if _, ok := BugByName(s.Config.Bug); !ok {

@@ -19,6 +19,16 @@ import (
 // has none; then only in-memory stores can be used).
 type SchedulerFactory func(dir string) (scheduler.Scheduler, error)
 
+// StoreFactory opens the workspace's durable local store (files and
+// cursors) at every host start, like SchedulerFactory.
+type StoreFactory func(dir string) (workspace.Store, error)
+
+// MemoryStore returns a factory whose MemoryStore survives host restarts.
+func MemoryStore() StoreFactory {
+	m := workspace.NewMemoryStore()
+	return func(string) (workspace.Store, error) { return m, nil }
+}
+
 // MemoryScheduler returns a factory whose Memory survives host restarts, as
 // the durable storage of a Durable Object does.
 func MemoryScheduler() SchedulerFactory {
@@ -58,6 +68,11 @@ type Config struct {
 	Profile faults.Profile
 	// Scheduler opens the intent store at each host start (nil: memory).
 	Scheduler SchedulerFactory
+	// LocalStore opens the workspace's local store at each host start (nil:
+	// a MemoryStore kept across restarts). A file-backed store is closed at
+	// a host restart and reopened, and what it returns must equal what it
+	// held: the durability property.
+	LocalStore StoreFactory
 	// NoScheduler builds the workspace without a scheduler (SPEC 3.3 step
 	// 1): no intent is ever stored, so the alarm never sets; Scheduler is
 	// ignored.
@@ -100,7 +115,8 @@ type Host struct {
 	// push reset (SPEC 6.3 QUIRK) can leave host writes un-pushed.
 	reconnected []bool
 
-	store     *workspace.MemoryStore // durable: kept across host restarts
+	store     workspace.Store // this incarnation's local store
+	storeOpen StoreFactory
 	factory   SchedulerFactory
 	inner     scheduler.Scheduler // this incarnation's store handle
 	sched     *faults.Scheduler   // fault wrapper over inner, with its record
@@ -150,18 +166,21 @@ func NewHost(cfg Config) (*Host, error) {
 	}
 	opts.NoScheduler = cfg.NoScheduler
 	h := &Host{
-		cfg:     cfg,
-		opts:    opts,
-		clock:   NewClock(Epoch),
-		rt:      NewRuntime(Stream(cfg.Seed, LabelInterleave)),
-		trace:   NewTrace(Epoch),
-		store:   workspace.NewMemoryStore(),
-		factory: cfg.Scheduler,
-		model:   model.Empty(),
-		ctx:     context.Background(),
+		cfg:       cfg,
+		opts:      opts,
+		clock:     NewClock(Epoch),
+		rt:        NewRuntime(Stream(cfg.Seed, LabelInterleave)),
+		trace:     NewTrace(Epoch),
+		storeOpen: cfg.LocalStore,
+		factory:   cfg.Scheduler,
+		model:     model.Empty(),
+		ctx:       context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
 		},
+	}
+	if h.storeOpen == nil {
+		h.storeOpen = MemoryStore()
 	}
 	if h.factory == nil || cfg.NoScheduler {
 		// Without a scheduler the host still keeps an (always empty) store
@@ -232,6 +251,11 @@ func (r runtimeHooks) Actor() string {
 // start opens the scheduler store and builds a workspace over the durable
 // state: what a host does when its process starts.
 func (h *Host) start() error {
+	store, err := h.storeOpen(h.cfg.Dir)
+	if err != nil {
+		return fmt.Errorf("sim: open local store (host start %d): %w", h.starts+1, err)
+	}
+	h.store = store
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {
 		return fmt.Errorf("sim: open scheduler (host start %d): %w", h.starts+1, err)
@@ -317,6 +341,11 @@ func (h *Host) Now() time.Time { return h.clock.Now() }
 // Close releases the host's resources; the run is over.
 func (h *Host) Close() error {
 	h.rt.Kill()
+	if c, ok := h.store.(interface{ Close() error }); ok {
+		if err := c.Close(); err != nil {
+			return err
+		}
+	}
 	if c, ok := h.inner.(interface{ Close() error }); ok {
 		return c.Close()
 	}

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"github.com/google/go-cmp/cmp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -200,15 +202,66 @@ func (h *Host) RestartHost() *Violation {
 		c.DropConnections()
 	}
 	h.drainRecords()
-	if c, ok := h.inner.(interface{ Close() error }); ok {
-		if err := c.Close(); err != nil {
-			return h.fail("durability", fmt.Sprintf("close scheduler store: %v", err))
+	before, err := h.localState()
+	if err != nil {
+		return h.fail("durability", err.Error())
+	}
+	for _, s := range []struct {
+		what  string
+		store any
+	}{{"scheduler store", h.inner}, {"local store", h.store}} {
+		if c, ok := s.store.(interface{ Close() error }); ok {
+			if err := c.Close(); err != nil {
+				return h.fail("durability", fmt.Sprintf("close %s: %v", s.what, err))
+			}
 		}
 	}
 	if err := h.start(); err != nil {
 		return h.fail("durability", err.Error())
 	}
+	after, err := h.localState()
+	if err != nil {
+		return h.fail("durability", err.Error())
+	}
+	if !slices.Equal(before, after) {
+		return h.fail("durability", "local store after the host restart differs from what it held (-before +after):\n"+cmp.Diff(before, after))
+	}
 	return h.checkState()
+}
+
+// localState renders, per backend, everything the local store holds
+// durably: files with their content and revision, the fetch cursor, the
+// path-aware push cursor and the legacy scalar. A host restart must find
+// exactly this again.
+func (h *Host) localState() ([]string, error) {
+	var out []string
+	for _, b := range h.names {
+		files, err := h.store.Files(b)
+		if err != nil {
+			return nil, err
+		}
+		fetch, err := h.store.FetchCursor(b)
+		if err != nil {
+			return nil, err
+		}
+		push, err := h.store.PushCursor(b)
+		if err != nil {
+			return nil, err
+		}
+		pushRev, err := h.store.PushRev(b)
+		if err != nil {
+			return nil, err
+		}
+		rev, err := h.store.CurrentRev(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("%s fetch=%s push=%s pushRev=%d rev=%d", b, fetch, push, pushRev, rev))
+		for _, f := range files {
+			out = append(out, fmt.Sprintf("%s %s rev=%d %q", b, f.Path, f.Rev, f.Content))
+		}
+	}
+	return out, nil
 }
 
 // Advance moves virtual time forward by d. When the alarm falls inside the

@@ -58,6 +58,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		{`"nope"`, []string{"run", "-bug", "nope"}},
 		{`"nope"`, []string{"hunt", "-bug", "nope"}},
 		{"-scheduler", []string{"run", "-scheduler", "redis"}},
+		{"-local", []string{"run", "-local", "redis"}},
 		{"-workers", []string{"run", "-workers", "0"}},
 		{"-backends", []string{"replay", "-seed", "1", "-backends", "0"}},
 		{`"extra"`, []string{"run", "extra"}},

@@ -70,6 +70,7 @@ type shapeFlags struct {
 	steps     int
 	backends  int
 	scheduler string
+	local     string
 	bug       string
 }
 
@@ -77,6 +78,7 @@ func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.steps, "steps", scenarios.DefaultConfig.Steps, "top-level ops per generated scenario")
 	fs.IntVar(&f.backends, "backends", scenarios.DefaultConfig.Backends, "container backends per scenario")
 	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory or sqlite")
+	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
 }
 
@@ -92,12 +94,18 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 	if f.scheduler != "memory" && f.scheduler != "sqlite" {
 		return c, fmt.Errorf("invalid value %q for flag -scheduler: want memory or sqlite", f.scheduler)
 	}
+	if f.local != "memory" && f.local != "sqlite" {
+		return c, fmt.Errorf("invalid value %q for flag -local: want memory or sqlite", f.local)
+	}
 	if f.bug != "" {
 		if _, ok := scenarios.BugByName(f.bug); !ok {
 			return c, fmt.Errorf("unknown bug %q for flag -bug (see syncsim bugs)", f.bug)
 		}
 	}
 	c.Steps, c.Backends, c.Scheduler, c.Bug = f.steps, f.backends, f.scheduler, f.bug
+	if f.local == "sqlite" {
+		c.LocalStore = f.local
+	}
 	return c, nil
 }
 
@@ -111,6 +119,9 @@ func replayLine(seed uint64, c scenarios.Config) string {
 	}
 	if c.Scheduler != scenarios.DefaultConfig.Scheduler {
 		b.WriteString(" -scheduler " + c.Scheduler)
+	}
+	if c.LocalStore != "" {
+		b.WriteString(" -local " + c.LocalStore)
 	}
 	return b.String()
 }

@@ -1,0 +1,45 @@
+package scenarios
+
+import (
+	"testing"
+
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// With the SQLite local store, every host restart closes and reopens the
+// file, and the host checks that files and cursors came back exactly.
+func TestSQLiteLocalStoreSurvivesHostRestarts(t *testing.T) {
+	restarts, failed := 0, 0
+	for seed := uint64(1); seed <= 80; seed++ {
+		c := DefaultConfig
+		c.LocalStore = "sqlite"
+		r := mustRun(t, FromSeed(seed, c))
+		restarts += r.Stats.HostStarts - 1
+		if r.Violation != nil {
+			failed++
+			t.Errorf("seed %d: %v", seed, r.Violation)
+		}
+	}
+	if restarts == 0 {
+		t.Fatal("no host restart in 80 seeds: the durability check never ran")
+	}
+	t.Logf("80 seeds, %d host restarts with the SQLite local store, %d failed", restarts, failed)
+}
+
+// A local store that forgets at a host restart is caught by the durability
+// property (not only, later, by liveness).
+func TestForgetfulLocalStoreIsCaught(t *testing.T) {
+	forgetful := func(string) (workspace.Store, error) { return workspace.NewMemoryStore(), nil }
+	for seed := uint64(1); seed <= 300; seed++ {
+		s := FromSeed(seed, DefaultConfig)
+		r, err := Run(s, RunOptions{LocalStore: forgetful})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Violation != nil && r.Violation.Property == "durability" {
+			t.Logf("seed %d: %v", seed, r.Violation)
+			return
+		}
+	}
+	t.Fatal("a local store that forgets at host restart went unnoticed in 300 seeds")
+}
