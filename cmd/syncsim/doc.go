@@ -36,10 +36,13 @@ repeats every one of them that differs from the default.
 	                   scenarios.DefaultConfig.Steps; a group counts once)
 	-backends K        container backends (default 2)
 	-scheduler NAME    intent store: memory (default) or sqlite
+	-local NAME        workspace local store (files and cursors): memory
+	                   (default) or sqlite, reopened and checked at every
+	                   host restart
 	-bug NAME          switch on a planted bug (see syncsim bugs)
 
 With a scenario FILE (replay, shrink, explain) the file carries its own
-config: -steps, -backends and -scheduler are rejected, and -bug replaces the
+config: -steps, -backends, -scheduler and -local are rejected, and -bug replaces the
 file's bug (replay then does not compare the file's expectation, which was
 written for the file's own bug).
 

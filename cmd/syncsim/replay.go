@@ -109,7 +109,7 @@ func replayCases(e env, sub string, fs *flag.FlagSet, shape *shapeFlags, seed se
 	bugSet := false
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "steps", "backends", "scheduler":
+		case "steps", "backends", "scheduler", "local":
 			shaped = f.Name
 		case "bug":
 			bugSet = true
