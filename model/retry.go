@@ -43,6 +43,9 @@ type RetryResult struct {
 	Status   string // idle, complete, pending, exhausted, lost
 	// Pulled: the call must have reached the runtime at all.
 	Pulled bool
+	// ErrorContains is text the result's error must contain, where the
+	// SPEC fixes it: the pre-check's exhausted and a lost runtime.
+	ErrorContains string
 	// Progress: pending from the budget branch (Cursor set) rather than
 	// from a failure (Error set).
 	Progress     bool
@@ -80,7 +83,9 @@ func (s State) retry(o Options, backend string, now time.Time, pull Pull, c *cal
 		return s, RetryResult{Status: "idle"}, nil
 	}
 	if in.Attempt > o.MaxAttempts {
-		return s, exhausted(in, false), nil
+		res := exhausted(in, false)
+		res.ErrorContains = "pending sync retry attempts exhausted" // SPEC 4 pre-check
+		return s, res, nil
 	}
 	pulled := true
 	// The try block: success and progress write the store inside it, so a
@@ -114,7 +119,8 @@ func (s State) retry(o Options, backend string, now time.Time, pull Pull, c *cal
 			if err != nil || failed {
 				return s, RetryResult{Rejected: true}, err
 			}
-			return s.with(backend, nil), RetryResult{Status: "lost", Pulled: pulled, RuntimeID: in.RuntimeID}, nil
+			return s.with(backend, nil), RetryResult{Status: "lost", Pulled: pulled, RuntimeID: in.RuntimeID,
+				ErrorContains: "was lost when its container runtime was replaced"}, nil
 		}
 	}
 	// The catch block: a failure. Exhaustion leaves the intent as it is.

@@ -109,6 +109,9 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	if d := diffUnlessEqual(wantCmp, gotCmp, retryView.equal); d != "" {
 		return h.fail("model", fmt.Sprintf("%s: retry result differs from the model (pull %s) (-model +sut):\n%s", f.actor, pull.Kind, d))
 	}
+	if want.ErrorContains != "" && !strings.Contains(got.Error, want.ErrorContains) {
+		return h.fail("model", fmt.Sprintf("%s: %s error %q lacks %q", f.actor, want.Status, got.Error, want.ErrorContains))
+	}
 	return nil
 }
 
