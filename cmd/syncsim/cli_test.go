@@ -92,6 +92,20 @@ func TestCleanSweepExitsZeroWithSummary(t *testing.T) {
 	}
 }
 
+// Every store the flags name runs clean: no scheduler, and SQLite for both
+// the intent store and the local store.
+func TestStoreFlagsSweepClean(t *testing.T) {
+	for _, args := range [][]string{
+		{"-scheduler", "none"},
+		{"-scheduler", "sqlite", "-local", "sqlite", "-seeds", "5"},
+	} {
+		argv := append([]string{"run", "-seeds", "40", "-seed", "1", "-save", t.TempDir()}, args...)
+		if code, out, errs := syncsim(t, argv...); code != exitOK {
+			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, out, errs)
+		}
+	}
+}
+
 func TestRandomSeedIsPrinted(t *testing.T) {
 	code, out, _ := syncsim(t, "run", "-seeds", "5", "-save", t.TempDir())
 	if code != exitOK {

@@ -35,7 +35,8 @@ repeats every one of them that differs from the default.
 	-steps N           top-level ops per generated scenario (default 30,
 	                   scenarios.DefaultConfig.Steps; a group counts once)
 	-backends K        container backends (default 2)
-	-scheduler NAME    intent store: memory (default) or sqlite
+	-scheduler NAME    intent store: memory (default), sqlite, or none (a
+	                   workspace without a scheduler, SPEC 3.3 step 1)
 	-local NAME        workspace local store (files and cursors): memory
 	                   (default) or sqlite, reopened and checked at every
 	                   host restart

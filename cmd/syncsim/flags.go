@@ -77,7 +77,7 @@ type shapeFlags struct {
 func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.steps, "steps", scenarios.DefaultConfig.Steps, "top-level ops per generated scenario")
 	fs.IntVar(&f.backends, "backends", scenarios.DefaultConfig.Backends, "container backends per scenario")
-	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory or sqlite")
+	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory, sqlite or none (a workspace without a scheduler)")
 	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
 }
@@ -91,8 +91,8 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 	if f.backends < 1 || f.backends > maxBackends {
 		return c, fmt.Errorf("invalid value %d for flag -backends: want 1..%d", f.backends, maxBackends)
 	}
-	if f.scheduler != "memory" && f.scheduler != "sqlite" {
-		return c, fmt.Errorf("invalid value %q for flag -scheduler: want memory or sqlite", f.scheduler)
+	if f.scheduler != "memory" && f.scheduler != "sqlite" && f.scheduler != "none" {
+		return c, fmt.Errorf("invalid value %q for flag -scheduler: want memory, sqlite or none", f.scheduler)
 	}
 	if f.local != "memory" && f.local != "sqlite" {
 		return c, fmt.Errorf("invalid value %q for flag -local: want memory or sqlite", f.local)
