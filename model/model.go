@@ -104,3 +104,8 @@ func (s State) Invariants(o Options) []error {
 	}
 	return errs
 }
+
+// Plant is a host write: the host stores in itself (an intent the library
+// did not build, possibly with attempt > MaxAttempts, which the pre-check
+// then reports exhausted without pulling).
+func (s State) Plant(in scheduler.Intent) State { return s.with(in.Backend, &in) }

@@ -220,6 +220,8 @@ func (d *directRunner) apply(op Op) error {
 		d.containers[op.Backend].TruncateLog()
 	case OpInject:
 		return d.containers[op.Backend].Arm(op.Armed())
+	case OpPlant:
+		return d.sched.Schedule(d.ctx, plantedIntent(d.names[op.Backend], d.containers[op.Backend], op, d.clk.Now()))
 	case OpHostRestart:
 		return d.restartHost()
 	case OpGroup:

@@ -521,6 +521,14 @@ func parseOp(fields []string, backends int) (Op, error) {
 			op.Early = word == "early"
 		case kind == OpLoseIdentity && !hasVal && word == "none":
 			op.None = true
+		case kind == OpPlant && hasVal && word == "attempt":
+			n, err := intIn(val, 0, maxPlantAttempt)
+			if err != nil {
+				return op, fmt.Errorf("attempt=%s: %v", val, err)
+			}
+			op.Attempt = n
+		case kind == OpPlant && !hasVal && word == "stale":
+			op.Stale = true
 		case kind == OpInject && !hasVal:
 			if op.Fault != faults.NoFault {
 				return op, fmt.Errorf("inject arms one fault, got %s and %s", op.Fault, word)
@@ -546,6 +554,9 @@ func parseOp(fields []string, backends int) (Op, error) {
 			return op, fmt.Errorf("unexpected %q in %s (usage: %s)", a, kind, opUsage[kind])
 		}
 	}
+	if kind == OpPlant && !seen["attempt"] {
+		return op, fmt.Errorf("plant needs an attempt (usage: %s)", opUsage[kind])
+	}
 	if kind == OpInject {
 		if op.Fault == faults.NoFault || op.On == "" {
 			return op, fmt.Errorf("inject needs a fault kind and a call site (usage: %s)", opUsage[kind])
@@ -557,6 +568,10 @@ func parseOp(fields []string, backends int) (Op, error) {
 	return op, nil
 }
 
+// maxPlantAttempt bounds a planted intent's attempt, so a typo cannot ask
+// for a backoff exponent nobody meant.
+const maxPlantAttempt = 1000
+
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{
 	OpExec:         "exec bN wait|defer writes=N [staged]",
@@ -567,6 +582,7 @@ var opUsage = map[OpKind]string{
 	OpLoseIdentity: "lose-identity bN [none]",
 	OpTruncate:     "truncate bN",
 	OpInject:       "inject bN <fault kind> on=" + siteChoices() + " [after=K]",
+	OpPlant:        "plant bN attempt=K [stale]",
 }
 
 // siteChoices lists the call sites an inject may name, as a|b|c.

@@ -54,13 +54,30 @@ type GenConfig struct {
 // faster than they add distinct behaviour.
 const maxGroupSize = 4
 
+// plantOneIn is how rarely a top-level op is a host-written intent
+// (OpPlant): rare, because hosts rarely write intents, but present, because
+// it is the only way the pre-check branch of SPEC 4 is reached.
+const plantOneIn = 50
+
 // Generate draws a scenario's ops from the workload stream r.
 func Generate(r *rand.Rand, c GenConfig) []Op {
 	ops := make([]Op, 0, c.Steps)
 	for len(ops) < c.Steps {
+		if r.IntN(plantOneIn) == 0 {
+			ops = append(ops, genPlant(r, c))
+			continue
+		}
 		ops = append(ops, genOp(r, c, true))
 	}
 	return ops
+}
+
+// genPlant draws a host-written intent: mostly above any maxAttempts the
+// generator uses (5), sometimes at attempt 1, sometimes naming a stale
+// runtime.
+func genPlant(r *rand.Rand, c GenConfig) Op {
+	attempts := []int{1, 6, 7, 99}
+	return Op{Kind: OpPlant, Backend: r.IntN(c.Backends), Attempt: attempts[r.IntN(len(attempts))], Stale: r.IntN(3) == 0}
 }
 
 func genOp(r *rand.Rand, c GenConfig, allowGroup bool) Op {

@@ -41,9 +41,15 @@ const (
 	// Weights, which the generator draws from, does not include it: the
 	// generator never draws it and seeded scenarios are unchanged.
 	OpInject
+	// OpPlant is a host-written intent: the host stores {backend, the
+	// container's current runtime id (or a stale one), Attempt, NotBefore
+	// now} itself, as a host may (SPEC 4: the pre-check fires only for such
+	// intents, attempt > maxAttempts). Outside Weights like OpInject; the
+	// generator draws it on its own, rarely.
+	OpPlant
 )
 
-var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject"}
+var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
@@ -106,6 +112,9 @@ type Op struct {
 	Fault faults.Kind
 	On    faults.Site
 	After int
+	// plant: the intent's attempt, and whether it names a stale runtime.
+	Attempt int
+	Stale   bool
 }
 
 // Armed returns an inject op's fault as the container takes it.
@@ -144,6 +153,11 @@ func (o Op) format(b *strings.Builder, indent string) {
 		}
 	case OpAdvance:
 		b.WriteString(" " + o.Dur.String())
+	case OpPlant:
+		fmt.Fprintf(b, " b%d attempt=%d", o.Backend, o.Attempt)
+		if o.Stale {
+			b.WriteString(" stale")
+		}
 	case OpInject:
 		fmt.Fprintf(b, " b%d %s on=%s", o.Backend, o.Fault, o.On)
 		if o.After != 0 {

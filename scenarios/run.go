@@ -134,6 +134,8 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 		h.Truncate(op.Backend)
 	case OpHostRestart:
 		return h.RestartHost()
+	case OpPlant:
+		return h.PlantIntent(op.Backend, op.Attempt, op.Stale)
 	case OpInject:
 		if err := h.Inject(op.Backend, op.Armed()); err != nil {
 			// Validate checked the fault before the run started.

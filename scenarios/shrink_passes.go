@@ -37,7 +37,7 @@ var shrinkPasses = []shrinkPass{
 
 // reseedSeeds bounds the seeds reseedDrop tries for each candidate: small
 // ones, which read well in a corpus file.
-const reseedSeeds = 16
+const reseedSeeds = 64
 
 // reseedDrop drops one top-level op at a time under another seed. With the
 // seed fixed, ops that only use up random draws (so that a later fault lands
@@ -389,7 +389,7 @@ func (sh *shrinker) lowerMaxAttempts(s Scenario) (Scenario, bool) {
 // hasBackend reports whether an op of kind k names a backend.
 func hasBackend(k OpKind) bool {
 	switch k {
-	case OpExec, OpWrite, OpRetry, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpInject:
+	case OpExec, OpWrite, OpRetry, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpInject, OpPlant:
 		return true
 	}
 	return false

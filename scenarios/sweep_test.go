@@ -32,7 +32,7 @@ func TestSweep(t *testing.T) {
 			t.Errorf("fault kind %s never injected in %d seeds", k, rep.Seeds)
 		}
 	}
-	for _, s := range []string{"idle", "complete", "pending", "exhausted", "lost"} {
+	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost"} {
 		if rep.Reach.Retry[s] == 0 {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)
 		}

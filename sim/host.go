@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -130,6 +131,8 @@ type Host struct {
 	// settled (in memory: a host restart forgets it).
 	alarmRule scheduler.AlarmRule
 	handed    []scheduler.Intent // handed over by the alarm in this step
+	planted   []scheduler.Intent // host-written intents (PlantIntent)
+	tickWaits *rand.Rand         // how long each tick waits (its own stream)
 	lastFire  time.Time          // when the alarm last went off
 	alarmSet  bool
 	redo      []string  // alarm retries rejected at the last firing, sorted
@@ -174,6 +177,7 @@ func NewHost(cfg Config) (*Host, error) {
 		storeOpen: cfg.LocalStore,
 		factory:   cfg.Scheduler,
 		model:     model.Empty(),
+		tickWaits: Stream(cfg.Seed, "ticks"),
 		ctx:       context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},

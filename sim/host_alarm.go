@@ -9,6 +9,9 @@ import (
 	"github.com/syncsim/syncsim/scheduler"
 )
 
+// maxTickWaits bounds the decisions a tick lets go by before time jumps.
+const maxTickWaits = 24
+
 // maxAlarmRounds bounds how often the alarm may fire at one instant: a host
 // that re-arms at the instant it just handled is livelocked in virtual time.
 const maxAlarmRounds = 64
@@ -142,8 +145,17 @@ func (h *Host) syncOwnerAlarm() {
 func (h *Host) SpawnTick(d time.Duration) {
 	name := "#" + itoa(h.opSeq+1) + ".tick"
 	h.opSeq++
-	h.event(name, "start", "op=tick", "d="+d.String())
+	// Under a uniform choice at every blocking point a fresh actor runs
+	// almost at once, so time would nearly always jump before the others had
+	// done anything. The tick first lets a drawn number of decisions go by,
+	// which spreads the jump over the whole group: before a command's push,
+	// between its pull and its store write, after everything.
+	wait := h.tickWaits.IntN(maxTickWaits + 1)
+	h.event(name, "start", "op=tick", "d="+d.String(), "wait="+itoa(wait))
 	h.rt.Go(name, func() {
+		for range wait {
+			h.rt.Block("tick-wait")
+		}
 		end := h.clock.Now().Add(d)
 		if h.alarmSet && !h.alarm.After(end) {
 			at := h.alarm

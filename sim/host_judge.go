@@ -67,6 +67,9 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 		h.stats.Retry["rejected"]++
 	} else {
 		h.stats.Retry[string(got.Status)]++
+		if want.Status == "exhausted" && !want.Pulled {
+			h.stats.Retry["exhausted-precheck"]++
+		}
 	}
 	h.event(f.actor, "retry-result", describeRetry(got, f.err)...)
 	if want.Rejected != (f.err != nil) {

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/google/go-cmp/cmp"
+	"github.com/syncsim/syncsim/scheduler"
 	"slices"
 	"strconv"
 	"time"
@@ -384,4 +385,45 @@ func (h *Host) recordSince(b, mark int) []faults.Call {
 		return h.drained[b][mark-from:]
 	}
 	return h.containers[b].RecordSince(mark)
+}
+
+// StaleRuntime is the runtime id a planted stale intent names: no container
+// ever reports it.
+const StaleRuntime = "stale-runtime"
+
+// HostIntent is the intent a host writes itself for backend (PlantIntent):
+// the container's current runtime id (none when it reports none, or
+// StaleRuntime), no target, due at now.
+func HostIntent(backend string, c *faults.Container, attempt int, stale bool, now time.Time) scheduler.Intent {
+	in := scheduler.Intent{Backend: backend, Attempt: attempt, NotBefore: now}
+	if id, ok := c.RuntimeID(); ok {
+		in.RuntimeID = scheduler.Ptr(id)
+	}
+	if stale {
+		in.RuntimeID = scheduler.Ptr(StaleRuntime)
+	}
+	return in
+}
+
+// PlantIntent writes a host-written intent for backend b straight into the
+// intent store (no fault wrapper: the host's own write), as a host may: an
+// attempt above maxAttempts reaches the pre-check (SPEC 4), an attempt at
+// or below it is retried like any other. The model records it as a host
+// write, and the attempt-range invariant, which is about library-written
+// intents, does not apply to it while it is stored unchanged.
+func (h *Host) PlantIntent(b int, attempt int, stale bool) *Violation {
+	if h.violated != nil {
+		return h.violated
+	}
+	if h.cfg.NoScheduler {
+		return nil // no store to write to
+	}
+	in := HostIntent(h.names[b], h.containers[b], attempt, stale, h.clock.Now())
+	if err := h.inner.Schedule(h.ctx, in); err != nil {
+		return h.fail("durability", fmt.Sprintf("plant %s: %v", in, err))
+	}
+	h.model = h.model.Plant(in)
+	h.planted = append(slices.DeleteFunc(h.planted, func(p scheduler.Intent) bool { return p.Backend == in.Backend }), in)
+	h.event("-", "plant", "intent="+in.String())
+	return h.checkState()
 }

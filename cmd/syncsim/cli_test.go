@@ -305,7 +305,7 @@ func TestReplaySeedPrintsTheSameHashTwice(t *testing.T) {
 	if !regexp.MustCompile(`^trace-hash [0-9a-f]{64}\b`).MatchString(lastLine(b)) {
 		t.Errorf("last line %q", lastLine(b))
 	}
-	code, _, errs = syncsim(t, "replay", "-seed", "4", "-bug", "single-alarm")
+	code, _, errs = syncsim(t, "replay", "-seed", firstFailingSeed(t, "single-alarm"), "-bug", "single-alarm")
 	if code != exitFail || !strings.Contains(errs, "property alarm violated") {
 		t.Errorf("replay of a failing seed: exit %d, stderr %q", code, errs)
 	}
@@ -358,7 +358,7 @@ func TestReplayBrokenFileNamesTheLine(t *testing.T) {
 
 func TestShrinkWritesAReplayableFile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "small.txt")
-	code, stdout, errs := syncsim(t, "shrink", "-seed", "4", "-bug", "single-alarm", "-o", out)
+	code, stdout, errs := syncsim(t, "shrink", "-seed", firstFailingSeed(t, "single-alarm"), "-bug", "single-alarm", "-o", out)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
