@@ -52,6 +52,7 @@ var armSites = map[Kind][]Site{
 	TransportPostDispatch: {SiteFetch, SiteWatermarks, SiteSettle, SitePush, SiteExec},
 	TransportMidStream:    {SiteStream, SiteEvents},
 	SettleFailure:         {SiteSettle},
+	RPCError:              {SiteFetch},
 }
 
 // ArmSites returns the sites a fault of kind k can be armed at (nil when

@@ -54,7 +54,7 @@ func (cn *conn) usableLocked(ctx context.Context) error {
 func (cn *conn) failLocked(call Call, err error, fresh Kind) error {
 	if fresh != NoFault {
 		call.Fault = fresh
-		if fresh != SettleFailure && cn.broken == nil {
+		if fresh != SettleFailure && fresh != RPCError && cn.broken == nil {
 			// A transport failure kills the WebSocket: later calls on this
 			// connection fail too, until the workspace reconnects.
 			cn.broken = injected(fresh, msgBroken)
@@ -170,6 +170,10 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 	if fire, armed := c.faultLocked(SiteFetch, TransportPostDispatch); fire {
 		call.Armed = armed
 		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+	}
+	if fire, armed := c.faultLocked(SiteFetch, RPCError); fire {
+		call.Armed = armed
+		return nil, cn.failLocked(call, injected(RPCError, msgRPC), RPCError)
 	}
 	current := scheduler.At(c.currentRev)
 	if req.Through != nil && req.Through.Less(current) {

@@ -44,6 +44,7 @@ const (
 	msgBroken       = "rpc session was shut down"
 	msgSettle       = "settle: pre-fetch reconcile hook failed"
 	msgStore        = "scheduler store unavailable"
+	msgRPC          = "fetchChanges failed: backend unavailable"
 )
 
 func injected(k Kind, msg string) error { return &InjectedError{Kind: k, Msg: msg} }

@@ -25,7 +25,7 @@ func checkInjected(t *testing.T, err error, k Kind) {
 	if !strings.HasPrefix(err.Error(), "injected "+k.String()+": ") {
 		t.Fatalf("err %q lacks the label of %s", err, k)
 	}
-	transport := k != SettleFailure && k != StoreGet && k != StoreSchedule && k != StoreClear
+	transport := k != SettleFailure && k != RPCError && k != StoreGet && k != StoreSchedule && k != StoreClear
 	if got := workspace.IsTransportFailure(err); got != transport {
 		t.Errorf("%s: IsTransportFailure = %t, want %t", k, got, transport)
 	}
@@ -148,6 +148,17 @@ func TestSettleFailure(t *testing.T) {
 	// Not a transport failure: the connection stays up.
 	if _, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{}); err != nil {
 		t.Errorf("connection broken by settle failure: %v", err)
+	}
+}
+
+func TestRPCError(t *testing.T) {
+	c := alwaysOn(RPCError)
+	h := mustConnect(t, c)
+	_, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{})
+	checkInjected(t, err, RPCError)
+	// Not a transport failure: the connection stays up for other calls.
+	if _, err := h.Sync().Watermarks(ctx, workspace.WatermarksRequest{}); err != nil {
+		t.Errorf("connection broken by an rpc error: %v", err)
 	}
 }
 

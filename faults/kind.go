@@ -40,6 +40,11 @@ const (
 	// HostRestart restarts the simulated host (an event the simulator
 	// carries out; this package only names it).
 	HostRestart
+	// RPCError fails a FetchChanges with an ordinary, non-transport error
+	// (per call): the connection stays up and the workspace does not
+	// reconnect or replay (SPEC 5.2 step 1), the pull simply fails. It is
+	// last so that profiles drawn before it existed keep their other kinds.
+	RPCError
 
 	kindEnd
 )
@@ -62,6 +67,7 @@ var kindNames = [kindEnd]string{
 	StoreSchedule:         "store-schedule",
 	StoreClear:            "store-clear",
 	HostRestart:           "host-restart",
+	RPCError:              "rpc-error",
 }
 
 // Kinds returns every fault kind in stable order, NoFault excluded.
