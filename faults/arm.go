@@ -222,7 +222,7 @@ func (c *Container) fireEventLocked(k Kind) error {
 		c.loseIdentityLocked(false)
 		return nil
 	}
-	return injected(k, msgCrashed)
+	return c.secrets.injected(k, msgCrashed)
 }
 
 // takeStreamArmLocked hands a new stream at site the first fault armed
@@ -253,7 +253,7 @@ func (s streamArm) due(served int, more bool) bool {
 // Next fails with, or nil when it proceeds (lost-identity).
 func (c *Container) fireStreamLocked(a Armed) error {
 	if a.Kind == TransportMidStream {
-		return injected(TransportMidStream, msgMidStream)
+		return c.secrets.injected(TransportMidStream, msgMidStream)
 	}
 	return c.fireEventLocked(a.Kind)
 }

@@ -57,10 +57,10 @@ func (cn *conn) failLocked(call Call, err error, fresh Kind) error {
 		if fresh != SettleFailure && fresh != RPCError && cn.broken == nil {
 			// A transport failure kills the WebSocket: later calls on this
 			// connection fail too, until the workspace reconnects.
-			cn.broken = injected(fresh, msgBroken)
+			cn.broken = cn.c.secrets.injected(fresh, msgBroken)
 		}
 	}
-	call.Err = err.Error()
+	call.Err = PublicText(err)
 	cn.c.appendLocked(call)
 	return err
 }
@@ -89,7 +89,7 @@ func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
 		if k != NoFault {
 			call.Fault = k
 		}
-		call.Err = err.Error()
+		call.Err = PublicText(err)
 		c.appendLocked(call)
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
 	if c.crashed {
 		if c.failConnects > 0 {
 			c.failConnects--
-			return fail(injected(Crash, msgCrashConnect), Crash)
+			return fail(c.secrets.injected(Crash, msgCrashConnect), Crash)
 		}
 		c.launchLocked()
 		call.Relaunched = true
@@ -112,7 +112,7 @@ func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
 	}
 	if fire, armed := c.faultLocked(SiteConnect, TransportConnect); fire {
 		call.Armed = armed
-		return fail(injected(TransportConnect, msgConnect), TransportConnect)
+		return fail(c.secrets.injected(TransportConnect, msgConnect), TransportConnect)
 	}
 	cn := &conn{c: c, id: len(c.conns) + 1, runtime: c.reported, hasRuntime: c.reportedOK}
 	c.conns = append(c.conns, cn)
@@ -169,11 +169,11 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 	c.settleLocked()
 	if fire, armed := c.faultLocked(SiteFetch, TransportPostDispatch); fire {
 		call.Armed = armed
-		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+		return nil, cn.failLocked(call, cn.c.secrets.injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	if fire, armed := c.faultLocked(SiteFetch, RPCError); fire {
 		call.Armed = armed
-		return nil, cn.failLocked(call, injected(RPCError, msgRPC), RPCError)
+		return nil, cn.failLocked(call, cn.c.secrets.injected(RPCError, msgRPC), RPCError)
 	}
 	current := scheduler.At(c.currentRev)
 	if req.Through != nil && req.Through.Less(current) {
@@ -216,13 +216,13 @@ func (cn *conn) Watermarks(ctx context.Context, req workspace.WatermarksRequest)
 	if req.Settle {
 		if fire, armed := c.faultLocked(SiteSettle, SettleFailure); fire {
 			call.Armed = armed
-			return workspace.Watermarks{}, cn.failLocked(call, injected(SettleFailure, msgSettle), SettleFailure)
+			return workspace.Watermarks{}, cn.failLocked(call, cn.c.secrets.injected(SettleFailure, msgSettle), SettleFailure)
 		}
 		c.settleLocked()
 	}
 	if fire, armed := c.faultLocked(site, TransportPostDispatch); fire {
 		call.Armed = armed
-		return workspace.Watermarks{}, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+		return workspace.Watermarks{}, cn.failLocked(call, cn.c.secrets.injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	w := c.watermarksLocked()
 	call.CurrentRev = w.CurrentRev
@@ -254,7 +254,7 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 	}
 	if fire, armed := c.faultLocked(SitePush, TransportPreDispatch); fire {
 		call.Armed = armed
-		return workspace.PushResult{}, cn.failLocked(call, injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
+		return workspace.PushResult{}, cn.failLocked(call, cn.c.secrets.injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
 	}
 	for _, ch := range req.Changes {
 		c.currentRev++
@@ -271,7 +271,7 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 	call.Applied, call.AppliedPushCursor, call.CurrentRev = res.Applied, res.AppliedPushCursor, res.Rev
 	if fire, armed := c.faultLocked(SitePush, TransportPostDispatch); fire {
 		call.Armed = armed
-		return workspace.PushResult{}, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+		return workspace.PushResult{}, cn.failLocked(call, cn.c.secrets.injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	c.appendLocked(call)
 	return res, nil

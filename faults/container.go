@@ -25,6 +25,7 @@ type Container struct {
 	hooks   Hooks
 	rng     *rand.Rand
 	profile *Profile
+	secrets *Secrets // nil: injected errors carry no credential
 
 	mu       sync.Mutex
 	faultsOn bool
@@ -125,7 +126,7 @@ func (c *Container) wipeLocked() {
 func (c *Container) breakConnsLocked(k Kind, msg string) {
 	for _, cn := range c.conns {
 		if cn.broken == nil {
-			cn.broken = injected(k, msg)
+			cn.broken = c.secrets.injected(k, msg)
 		}
 	}
 }
@@ -139,6 +140,14 @@ func (c *Container) drawLocked(k Kind) bool {
 
 // Backend returns the backend id the container was created for.
 func (c *Container) Backend() string { return c.backend }
+
+// PlantSecrets makes every error the container injects from now on carry a
+// fake credential from s (see Secrets); nil stops it.
+func (c *Container) PlantSecrets(s *Secrets) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.secrets = s
+}
 
 // Crash kills the process: every open connection breaks, and calls on them
 // fail with "injected crash: container exited". The next failConnects

@@ -19,11 +19,18 @@ var ErrDisposed = errors.New("rpc stub after it has been disposed")
 type InjectedError struct {
 	Kind Kind
 	Msg  string
+	// Credential is fake credential text planted after Msg (see Secrets);
+	// "" when none was planted.
+	Credential string
 }
 
-// Error reads "injected <kind>: <msg>".
+// Error reads "injected <kind>: <msg>", then "; <credential>" when one was
+// planted.
 func (e *InjectedError) Error() string {
-	return fmt.Sprintf("injected %s: %s", e.Kind, e.Msg)
+	if e.Credential == "" {
+		return fmt.Sprintf("injected %s: %s", e.Kind, e.Msg)
+	}
+	return fmt.Sprintf("injected %s: %s; %s", e.Kind, e.Msg, e.Credential)
 }
 
 // Unwrap returns ErrInjected.
@@ -46,8 +53,6 @@ const (
 	msgStore        = "scheduler store unavailable"
 	msgRPC          = "fetchChanges failed: backend unavailable"
 )
-
-func injected(k Kind, msg string) error { return &InjectedError{Kind: k, Msg: msg} }
 
 // faultOf returns the kind of the InjectedError in err's chain, or NoFault.
 func faultOf(err error) Kind {

@@ -32,7 +32,7 @@ func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream
 	}
 	if fire, armed := c.faultLocked(SiteExec, TransportPreDispatch); fire {
 		call.Armed = armed
-		return nil, cn.failLocked(call, injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
+		return nil, cn.failLocked(call, cn.c.secrets.injected(TransportPreDispatch, msgPreDispatch), TransportPreDispatch)
 	}
 	c.execSeq++
 	out, code, writes := c.runLocked(command)
@@ -44,7 +44,7 @@ func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream
 	call.Stream = c.streams
 	if fire, armed := c.faultLocked(SiteExec, TransportPostDispatch); fire {
 		call.Armed = armed
-		return nil, cn.failLocked(call, injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
+		return nil, cn.failLocked(call, cn.c.secrets.injected(TransportPostDispatch, msgPostDispatch), TransportPostDispatch)
 	}
 	es := &eventStream{cn: cn, id: c.streams, failAt: -1, events: []workspace.Event{out, {Kind: workspace.EventExit, ExitCode: code}}}
 	if a, ok := c.takeStreamArmLocked(SiteEvents); ok {
@@ -190,7 +190,7 @@ func (es *eventStream) Next(ctx context.Context) (workspace.Event, error) {
 	}
 	if es.failAt == es.served {
 		es.failAt = -1
-		return workspace.Event{}, cn.failLocked(call, injected(TransportMidStream, msgMidStream), TransportMidStream)
+		return workspace.Event{}, cn.failLocked(call, c.secrets.injected(TransportMidStream, msgMidStream), TransportMidStream)
 	}
 	if es.arm.due(es.served, es.served < len(es.events)) {
 		a := es.arm.Armed

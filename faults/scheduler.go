@@ -21,6 +21,7 @@ type Scheduler struct {
 	hooks   Hooks
 	rng     *rand.Rand
 	profile *Profile
+	secrets *Secrets // nil: injected errors carry no credential
 
 	now func() time.Time // optional: stamps each call's entry time
 
@@ -83,6 +84,14 @@ func (s *Scheduler) SetClock(now func() time.Time) { s.now = now }
 // Inner returns the wrapped store.
 func (s *Scheduler) Inner() scheduler.Scheduler { return s.inner }
 
+// PlantSecrets makes every error the wrapper injects from now on carry a
+// fake credential from p (see Secrets); nil stops it.
+func (s *Scheduler) PlantSecrets(p *Secrets) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.secrets = p
+}
+
 // SetFaults turns store fault draws on or off.
 func (s *Scheduler) SetFaults(on bool) {
 	s.mu.Lock()
@@ -102,7 +111,7 @@ func (s *Scheduler) before(op StoreOp, k Kind, backend string) (StoreCall, error
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.faultsOn && s.profile.draw(s.rng, k) {
-		err := injected(k, fmt.Sprintf("%s %s: %s", op, backend, msgStore))
+		err := s.secrets.injected(k, fmt.Sprintf("%s %s: %s", op, backend, msgStore))
 		call.Fault = k
 		s.appendLocked(&call, err)
 		return call, err
@@ -119,7 +128,7 @@ func (s *Scheduler) after(call StoreCall, err error) {
 
 func (s *Scheduler) appendLocked(call *StoreCall, err error) {
 	if err != nil {
-		call.Err = err.Error()
+		call.Err = PublicText(err)
 	}
 	call.Seq = len(s.calls) + 1
 	s.calls = append(s.calls, *call)

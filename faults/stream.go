@@ -168,7 +168,7 @@ func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 		// NB: when entries vanished after the snapshot, failAt can exceed
 		// what is left; the failure then replaces EOF below.
 		st.failAt = -1
-		return workspace.Change{}, cn.failLocked(call, injected(TransportMidStream, msgMidStream), TransportMidStream)
+		return workspace.Change{}, cn.failLocked(call, c.secrets.injected(TransportMidStream, msgMidStream), TransportMidStream)
 	}
 	ch, ok := c.nextLocked(st.pos, st.current)
 	if st.arm.due(st.served, ok) {
@@ -183,7 +183,7 @@ func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 	if !ok {
 		if st.failAt >= 0 {
 			st.failAt = -1
-			return workspace.Change{}, cn.failLocked(call, injected(TransportMidStream, msgMidStream), TransportMidStream)
+			return workspace.Change{}, cn.failLocked(call, c.secrets.injected(TransportMidStream, msgMidStream), TransportMidStream)
 		}
 		st.eof = true
 		call.EOF = true

@@ -42,12 +42,14 @@ type SweepReport struct {
 }
 
 // Reach counts, over a sweep, how often each fault kind, retry status and
-// exec sync outcome occurred: a property that never meets a case proves
-// nothing about it.
+// exec sync outcome occurred, and which credential forms were planted and
+// reached a result redacted or cut: a property that never meets a case
+// proves nothing about it.
 type Reach struct {
 	Faults   map[string]int
 	Retry    map[string]int
 	ExecSync map[string]int
+	Secrets  map[string]int
 }
 
 func (r *Reach) add(s sim.Stats) {
@@ -56,6 +58,7 @@ func (r *Reach) add(s sim.Stats) {
 		src map[string]int
 	}{
 		{&r.Faults, s.Faults}, {&r.Retry, s.Retry}, {&r.ExecSync, s.ExecSync},
+		{&r.Secrets, s.Secrets},
 	} {
 		if *m.dst == nil {
 			*m.dst = map[string]int{}
@@ -72,14 +75,14 @@ func (r Reach) Table() string {
 	for _, sec := range []struct {
 		name string
 		m    map[string]int
-	}{{"fault", r.Faults}, {"retry", r.Retry}, {"exec", r.ExecSync}} {
+	}{{"fault", r.Faults}, {"retry", r.Retry}, {"exec", r.ExecSync}, {"secret", r.Secrets}} {
 		keys := make([]string, 0, len(sec.m))
 		for k := range sec.m {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(&b, "%-6s %-28s %8d\n", sec.name, k, sec.m[k])
+			fmt.Fprintf(&b, "%-6s %-32s %8d\n", sec.name, k, sec.m[k])
 		}
 	}
 	return b.String()

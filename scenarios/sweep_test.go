@@ -37,6 +37,16 @@ func TestSweep(t *testing.T) {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)
 		}
 	}
+	for _, f := range faults.SecretForms {
+		if rep.Reach.Secrets["planted "+f.Name] == 0 {
+			t.Errorf("credential form %s never planted in %d seeds", f.Name, rep.Seeds)
+		}
+	}
+	for _, s := range []string{"result-redacted", "result-cut"} {
+		if rep.Reach.Secrets[s] == 0 {
+			t.Errorf("secrecy case %s never reached in %d seeds", s, rep.Seeds)
+		}
+	}
 	for _, s := range []string{"wait/complete", "wait/pending+error", "defer/pending", "defer/pending+error", "error"} {
 		if rep.Reach.ExecSync[s] == 0 {
 			t.Errorf("exec sync outcome %s never reached in %d seeds", s, rep.Seeds)

@@ -145,15 +145,21 @@ type Host struct {
 	stats    Stats
 	violated *Violation
 	ctx      context.Context
+
+	secrets      []*faults.Secrets // every planter, containers first
+	storeSecrets *faults.Secrets   // the intent store's, across host starts
 }
 
 // Stats counts what a run reached; the sweep reports them per property.
 type Stats struct {
-	Steps       int
-	Events      int
-	Retry       map[string]int // RetryPendingSync status -> count
-	ExecSync    map[string]int // exec outcome -> count
-	Faults      map[string]int // injected fault kind -> count
+	Steps    int
+	Events   int
+	Retry    map[string]int // RetryPendingSync status -> count
+	ExecSync map[string]int // exec outcome -> count
+	Faults   map[string]int // injected fault kind -> count
+	// Secrets counts planted credentials per form ("planted <form>") and
+	// result errors that were redacted or cut (the secrecy property).
+	Secrets     map[string]int
 	HostStarts  int
 	SimDuration time.Duration
 }
@@ -181,6 +187,7 @@ func NewHost(cfg Config) (*Host, error) {
 		ctx:       context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
+			Secrets: map[string]int{},
 		},
 	}
 	if h.storeOpen == nil {
@@ -214,6 +221,7 @@ func NewHost(cfg Config) (*Host, error) {
 		h.wiped = append(h.wiped, false)
 		h.reconnected = append(h.reconnected, false)
 	}
+	h.plantSecrets()
 	if err := h.start(); err != nil {
 		return nil, err
 	}
@@ -276,6 +284,7 @@ func (h *Host) start() error {
 	h.owner, _ = inner.(AlarmOwner)
 	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
 	h.sched.SetClock(h.clock.Now)
+	h.sched.PlantSecrets(h.storeSecrets)
 	var sch scheduler.Scheduler = h.sched
 	if h.cfg.NoScheduler {
 		sch = nil
@@ -330,6 +339,11 @@ func (h *Host) Trace() *Trace { return h.trace }
 func (h *Host) Stats() Stats {
 	s := h.stats
 	s.SimDuration = h.clock.Now().Sub(Epoch)
+	s.Secrets = make(map[string]int, len(h.stats.Secrets)+len(faults.SecretForms))
+	for k, v := range h.stats.Secrets {
+		s.Secrets[k] = v
+	}
+	h.plantedCounts(s.Secrets)
 	return s
 }
 

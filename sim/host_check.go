@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -28,13 +29,15 @@ func (v *Violation) Error() string {
 var Properties = []string{
 	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
-	"liveness-intents", "liveness-files", "liveness-push", "host-write",
+	"liveness-intents", "liveness-files", "liveness-push", "host-write", "secrecy",
 }
 
 func (h *Host) fail(property, detail string) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
+	// A detail may quote an error the injector planted a credential in.
+	detail = faults.ScrubSecrets(detail)
 	h.violated = &Violation{Property: property, Detail: detail, At: h.clock.Now().Sub(Epoch)}
 	h.event("-", "violation", "property="+property, "detail="+oneWord(firstLine(detail)))
 	return h.violated
@@ -53,6 +56,12 @@ func (h *Host) checkState() *Violation {
 	intents, err := h.storedIntents()
 	if err != nil {
 		return h.fail("durability", err.Error())
+	}
+	if v := h.storedSecrecy(intents); v != nil {
+		return v
+	}
+	if v := h.traceSecrecy(); v != nil {
+		return v
 	}
 	want := h.model.Intents()
 	if !sameIntents(want, intents) {
@@ -204,7 +213,7 @@ func (h *Host) Liveness() *Violation {
 		}
 	}
 	h.event("-", "liveness", "ok")
-	return nil
+	return h.traceSecrecy()
 }
 
 func diffFiles(local, remote []workspace.File) string {

@@ -20,6 +20,9 @@ func (h *Host) judge(f finished) *Violation {
 	h.actorCalls = appendByActor(h.actorCalls[:0], h.recordSince(f.backend, f.marks[f.backend]), f.actor)
 	calls := h.actorCalls
 	store := h.storeCalls(f)
+	if v := h.judgeSecrecy(f); v != nil {
+		return v
+	}
 	switch f.kind {
 	case "write":
 		if f.err != nil {
@@ -263,7 +266,7 @@ func lastRuntime(calls []faults.Call) (string, bool) {
 
 func describeRetry(r workspace.RetryResult, err error) []string {
 	if err != nil {
-		return []string{"rejected=" + oneWord(err.Error())}
+		return []string{"rejected=" + oneWord(faults.PublicText(err))}
 	}
 	d := []string{"status=" + string(r.Status)}
 	if r.Status == workspace.RetryPending || r.Status == workspace.RetryExhausted {
@@ -285,14 +288,14 @@ func describeRetry(r workspace.RetryResult, err error) []string {
 		d = append(d, "runtime="+*r.RuntimeID)
 	}
 	if r.Error != "" {
-		d = append(d, "error="+oneWord(r.Error))
+		d = append(d, "error="+oneWord(faults.ScrubSecrets(r.Error)))
 	}
 	return d
 }
 
 func describeExec(r workspace.ExecResult, err error) []string {
 	if err != nil {
-		return []string{"error=" + oneWord(err.Error())}
+		return []string{"error=" + oneWord(faults.PublicText(err))}
 	}
 	d := []string{"sync=" + string(r.Sync.Status), "exit=" + strconv.Itoa(r.ExitCode)}
 	if r.Sync.Status == workspace.SyncComplete {
@@ -305,7 +308,7 @@ func describeExec(r workspace.ExecResult, err error) []string {
 		d = append(d, "runtime="+*r.Sync.RuntimeID)
 	}
 	if r.Sync.Error != "" {
-		d = append(d, "error="+oneWord(r.Sync.Error))
+		d = append(d, "error="+oneWord(faults.ScrubSecrets(r.Sync.Error)))
 	}
 	return d
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
@@ -47,6 +48,10 @@ type Trace struct {
 	limited bool // Keep was called
 	count   int  // event lines added
 	hasher  hash.Hash
+	// flag, when set, is a marker no line may carry; flagged is the first
+	// line that did (see Flag).
+	flag    []byte
+	flagged string
 	buf     []byte   // reused line buffer
 	scratch []string // reused sorted copy of details
 }
@@ -126,9 +131,19 @@ func (t *Trace) appendHead(at time.Time, actor, event string) []byte {
 	return appendField(b, event)
 }
 
+// Flag makes the trace remember the first line that contains marker (""
+// turns it off), whether or not Keep holds that line.
+func (t *Trace) Flag(marker string) { t.flag = []byte(marker) }
+
+// Flagged returns the first line that carried the Flag marker, if any.
+func (t *Trace) Flagged() (line string, ok bool) { return t.flagged, t.flagged != "" }
+
 // commit hashes the finished line b and keeps it as Keep says.
 func (t *Trace) commit(b []byte) {
 	t.buf = b
+	if len(t.flag) > 0 && t.flagged == "" && bytes.Contains(b, t.flag) {
+		t.flagged = string(b)
+	}
 	t.hasher.Write(b)
 	t.hasher.Write(newline)
 	t.count++

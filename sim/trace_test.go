@@ -151,3 +151,19 @@ func BenchmarkTraceAdd(b *testing.B) {
 		tr.Add(at, "exec-12", "backend.pull", "backend=b2", "rev=118", "cursor=117")
 	}
 }
+
+func TestTraceFlagRemembersFirstMarkedLineEvenWhenNotKept(t *testing.T) {
+	tr := NewTrace(Epoch)
+	tr.Keep(0)
+	tr.Flag("MARK")
+	tr.Add(Epoch, "a", "ev", "k=v")
+	if _, ok := tr.Flagged(); ok {
+		t.Fatal("flagged a line without the marker")
+	}
+	tr.addDetailBytes(Epoch, "b", "rt", []byte(`err "x MARK1 y"`))
+	tr.Add(Epoch, "c", "ev", "k=MARK2")
+	line, ok := tr.Flagged()
+	if !ok || !strings.Contains(line, "MARK1") {
+		t.Fatalf("Flagged() = %q, %t; want the first marked line", line, ok)
+	}
+}

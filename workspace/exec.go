@@ -167,7 +167,7 @@ func (w *Workspace) readEvents(ctx context.Context, sp spawned, onEvent func(Eve
 func (w *Workspace) settleDeferred(ctx context.Context, id string, runtime *string) SyncResult {
 	meta, err := w.schedulePendingSync(ctx, id, runtime, true)
 	if err != nil {
-		return SyncResult{Status: SyncPending, Error: safeErrorMessage(err)}
+		return SyncResult{Status: SyncPending, Error: w.resultMessage(err)}
 	}
 	return SyncResult{Status: SyncPending, Backend: meta.Backend, RuntimeID: meta.RuntimeID, TargetCursor: meta.TargetCursor}
 }
@@ -176,7 +176,7 @@ func (w *Workspace) settleDeferred(ctx context.Context, id string, runtime *stri
 // intent, whose own errors are swallowed, and pending with cause's message.
 func (w *Workspace) settleUnfenced(ctx context.Context, id string, runtime *string, cause error) SyncResult {
 	_, _ = w.schedulePendingSync(ctx, id, runtime, false)
-	return SyncResult{Status: SyncPending, Error: safeErrorMessage(cause)}
+	return SyncResult{Status: SyncPending, Error: w.resultMessage(cause)}
 }
 
 // onShellError drops the spawning handle after a transport failure of its

@@ -114,7 +114,7 @@ func (w *Workspace) retryTry(ctx context.Context, id string, intent scheduler.In
 // pending at attempt+1 with the same target. Scheduler failures here are
 // returned as errors.
 func (w *Workspace) retryCatch(ctx context.Context, id string, intent scheduler.Intent, pullErr error) (RetryResult, error) {
-	msg := safeErrorMessage(pullErr)
+	msg := w.resultMessage(pullErr)
 	if intent.RuntimeID != nil && isExecutionLost(pullErr) {
 		if err := w.sched.Clear(ctx, id); err != nil {
 			return RetryResult{}, err

@@ -151,6 +151,9 @@ const (
 	MutantCursorBeforeApply
 	// MutantNoWiden: a deferred capture replaces a wider same-runtime target.
 	MutantNoWiden
+	// MutantNoRedaction: result errors skip the credential redaction of
+	// SPEC 1.4 (control characters and the cut still apply).
+	MutantNoRedaction
 )
 
 // Has reports whether bug b is planted.

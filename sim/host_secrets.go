@@ -1,0 +1,124 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
+)
+
+// The secrecy property (SPEC 1.4). Every error the fault injector makes
+// carries a fake credential (faults.Secrets) in one of the forms the
+// redactor must catch, or past the truncation cut. No result error the SUT
+// returns, no stored field and no trace line may carry any part of one; a
+// result error must also be safe text: no control character and at most 512
+// UTF-16 code units.
+//
+// The errors a call throws (an exec that fails, a rejected retry) are not
+// sanitised by the contract — the original throws them as they are — so the
+// harness scrubs them itself before printing (faults.PublicText); its own
+// trace is then held to the same rule by Trace.Flag.
+
+// maxResultErrorUnits is the SPEC 1.4 cut.
+const maxResultErrorUnits = 512
+
+// plantSecrets gives every container its planter, each on its own stream
+// so that planting never moves a fault draw, and flags the trace.
+func (h *Host) plantSecrets() {
+	for i, c := range h.containers {
+		s := faults.NewSecrets(Stream(h.cfg.Seed, "secrets/"+h.names[i]))
+		c.PlantSecrets(s)
+		h.secrets = append(h.secrets, s)
+	}
+	// One planter for the intent store across host starts: the wrapper is
+	// rebuilt at each start, the stream goes on.
+	h.storeSecrets = faults.NewSecrets(Stream(h.cfg.Seed, "secrets/store"))
+	h.secrets = append(h.secrets, h.storeSecrets)
+	h.trace.Flag(faults.SecretMarker)
+}
+
+// judgeSecrecy checks the error text of a finished operation's result.
+func (h *Host) judgeSecrecy(f finished) *Violation {
+	if f.err != nil {
+		return nil // thrown, not a result: see the file comment
+	}
+	var what, text string
+	switch f.kind {
+	case "retry":
+		what, text = "retry result error", f.retry.Error
+	case "exec":
+		what, text = "exec sync result error", f.exec.Sync.Error
+	default:
+		return nil
+	}
+	if text == "" {
+		return nil
+	}
+	units := len(utf16.Encode([]rune(text)))
+	if faults.ContainsSecret(text) {
+		return h.fail("secrecy", fmt.Sprintf("%s: %s of %s carries a planted credential (%d UTF-16 units): %q",
+			f.actor, what, h.names[f.backend], units, leakContext(text)))
+	}
+	if units > maxResultErrorUnits {
+		return h.fail("secrecy", fmt.Sprintf("%s: %s of %s is %d UTF-16 units, over the %d cut",
+			f.actor, what, h.names[f.backend], units, maxResultErrorUnits))
+	}
+	if i := strings.IndexFunc(text, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+		return h.fail("secrecy", fmt.Sprintf("%s: %s of %s holds control character %U at byte %d",
+			f.actor, what, h.names[f.backend], text[i], i))
+	}
+	if strings.Contains(text, "[REDACTED]") {
+		h.stats.Secrets["result-redacted"]++
+	}
+	if units >= maxResultErrorUnits-1 { // -1: the dropped half pair (README deviations)
+		h.stats.Secrets["result-cut"]++
+	}
+	return nil
+}
+
+// leakContext is the text around the first planted credential, with the
+// credential itself scrubbed: enough to see which form leaked.
+func leakContext(text string) string {
+	i := strings.Index(text, faults.SecretMarker)
+	lo, hi := max(0, i-40), min(len(text), i+len(faults.SecretMarker)+40)
+	for lo > 0 && !utf8Start(text[lo]) {
+		lo--
+	}
+	for hi < len(text) && !utf8Start(text[hi]) {
+		hi++
+	}
+	return faults.ScrubSecrets(text[lo:hi])
+}
+
+func utf8Start(b byte) bool { return b&0xc0 != 0x80 }
+
+// traceSecrecy fails the run when any trace line so far carried a planted
+// credential: the harness must never print one.
+func (h *Host) traceSecrecy() *Violation {
+	if line, leaked := h.trace.Flagged(); leaked {
+		return h.fail("secrecy", "a trace line carries a planted credential: "+faults.ScrubSecrets(line))
+	}
+	return nil
+}
+
+// storedSecrecy checks the text fields of the stored intents: none is an
+// error text today, so a credential there is a leak by construction.
+func (h *Host) storedSecrecy(intents []scheduler.Intent) *Violation {
+	for _, in := range intents {
+		if faults.ContainsSecret(in.Backend) || in.RuntimeID != nil && faults.ContainsSecret(*in.RuntimeID) {
+			return h.fail("secrecy", "a stored intent carries a planted credential: "+faults.ScrubSecrets(in.String()))
+		}
+	}
+	return nil
+}
+
+// plantedCounts adds what the planters planted, per form, to s.
+func (h *Host) plantedCounts(s map[string]int) {
+	for _, p := range h.secrets {
+		for form, n := range p.Planted() {
+			s["planted "+form] += n
+		}
+	}
+}
