@@ -123,6 +123,8 @@
 //	                i.e. at Watermarks{Settle: true} or FetchChanges, so a
 //	                settled watermark is higher than a plain one (SPEC R10)
 //
-// Anything else exits 127. Execs lists every command that actually ran,
+// Any command may end in `; exit <code>`: it runs, and a command that
+// succeeded then exits with code instead of 0 (its writes stay), the way a
+// shell script's last line sets its status. Anything else exits 127. Execs lists every command that actually ran,
 // so a property can check that a retry never re-runs one.
 package faults

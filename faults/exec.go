@@ -59,6 +59,17 @@ func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream
 // runLocked interprets one command of the grammar in doc.go and returns
 // its output event, exit code and number of writes.
 func (c *Container) runLocked(command string) (out workspace.Event, code, writes int) {
+	if body, status, ok := strings.Cut(command, "; exit "); ok {
+		out, code, writes = c.runLocked(body)
+		n, err := strconv.Atoi(status)
+		if err != nil || n < 0 || n > 255 {
+			return workspace.Event{Kind: workspace.EventStderr, Data: fmt.Sprintf("exit: bad code %q\n", status)}, 2, writes
+		}
+		if code == 0 {
+			code = n
+		}
+		return out, code, writes
+	}
 	fields := strings.Fields(command)
 	stdout := func(format string, args ...any) workspace.Event {
 		return workspace.Event{Kind: workspace.EventStdout, Data: fmt.Sprintf(format, args...)}

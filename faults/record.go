@@ -343,7 +343,11 @@ type PullRecord struct {
 // Pulls summarises every fetch actor made after mark, in order; an empty
 // actor matches every actor.
 func (c *Container) Pulls(mark int, actor string) []PullRecord {
-	calls := c.RecordSince(mark)
+	return SummarisePulls(c.RecordSince(mark), actor)
+}
+
+// SummarisePulls is Pulls over calls already taken from a record.
+func SummarisePulls(calls []Call, actor string) []PullRecord {
 	var out []PullRecord
 	index := make(map[int]int) // stream id -> position in out
 	for _, call := range calls {

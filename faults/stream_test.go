@@ -156,6 +156,17 @@ func TestPushSemantics(t *testing.T) {
 	}
 }
 
+func TestCommandExitSuffixKeepsWrites(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	if got := run(t, h, "write 2; exit 42"); got != 42 {
+		t.Fatalf("exit %d, want 42", got)
+	}
+	if c.Writes() != 2 {
+		t.Fatalf("writes %d, want 2: a failing exit status must not undo the command's writes", c.Writes())
+	}
+}
+
 func TestCommands(t *testing.T) {
 	c := newContainer(Off(), 1)
 	h := mustConnect(t, c)
@@ -165,6 +176,7 @@ func TestCommands(t *testing.T) {
 	}{
 		{"true", 0}, {"exit 3", 3}, {"write 0", 0}, {"delete /nope", 1},
 		{"rm -rf /", 127}, {"", 127}, {"write x", 2}, {"write 1001", 2},
+		{"true; exit 7", 7}, {"delete /nope; exit 7", 1}, {"true; exit 256", 2},
 	} {
 		if got := run(t, h, tc.cmd); got != tc.code {
 			t.Errorf("%q: exit %d, want %d", tc.cmd, got, tc.code)
@@ -173,7 +185,7 @@ func TestCommands(t *testing.T) {
 	if c.Writes() != 0 || c.Watermarks().CurrentRev != 1 {
 		t.Errorf("commands without writes wrote: writes %d, %+v", c.Writes(), c.Watermarks())
 	}
-	if n := c.ExecCount("b1-rt1"); n != 8 {
-		t.Errorf("ExecCount = %d, want 8", n)
+	if n := c.ExecCount("b1-rt1"); n != 11 {
+		t.Errorf("ExecCount = %d, want 11", n)
 	}
 }

@@ -30,6 +30,8 @@ var Properties = []string{
 	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "host-write", "secrecy",
+	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
+	"batch-budget",
 }
 
 func (h *Host) fail(property, detail string) *Violation {

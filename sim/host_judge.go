@@ -23,6 +23,9 @@ func (h *Host) judge(f finished) *Violation {
 	if v := h.judgeSecrecy(f); v != nil {
 		return v
 	}
+	if v := h.judgeInvariants(f, calls); v != nil {
+		return v
+	}
 	switch f.kind {
 	case "write":
 		if f.err != nil {

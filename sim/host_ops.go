@@ -66,6 +66,10 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 		command = "stage " + strconv.Itoa(writes)
 		details = append(details, "staged=true")
 	}
+	if code := exitCode(h.cfg.Seed, name); code != 0 {
+		command += "; exit " + strconv.Itoa(code)
+		details = append(details, "exit="+strconv.Itoa(code))
+	}
 	h.event(name, "start", details...)
 	ws := h.ws
 	h.rt.Go(name, func() {
@@ -466,4 +470,16 @@ func (h *Host) PlantIntent(b int, attempt int, stale bool) *Violation {
 	h.planted = append(slices.DeleteFunc(h.planted, func(p scheduler.Intent) bool { return p.Backend == in.Backend }), in)
 	h.event("-", "plant", "intent="+in.String())
 	return h.checkState()
+}
+
+// exitCode is the status an exec's command ends with, drawn from a stream
+// of its own per actor (so it moves no other draw): mostly 0, sometimes
+// any other code, so that an exec reporting the wrong one is caught
+// (property exit-code).
+func exitCode(seed uint64, actor string) int {
+	r := Stream(seed, "exit/"+actor)
+	if r.IntN(4) != 0 {
+		return 0
+	}
+	return 1 + r.IntN(255)
 }

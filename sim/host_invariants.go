@@ -1,0 +1,144 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// The SPEC section 11 invariants that the runtime's own record settles
+// without asking the SUT what it decided: how many commands ran for an
+// exec, which exit code the command ended with, how many connections an
+// operation opened, whether a pull happened at all and how far each stream
+// was read. Each is a property of its own.
+//
+// NB: "after the command" is after the actor's last exec call: a spawn
+// replayed after a pre-dispatch failure (SPEC 5.3) is still the command.
+
+// maxConnectsPerSync is SPEC 11.10: one logical sync operation makes at
+// most two connection attempts (the call and one reconnect retry).
+const maxConnectsPerSync = 2
+
+// maxConnectsPerExec bounds an exec's three sync operations (pre-exec push,
+// spawn, post-command pull or settle), each with its own reconnect retry.
+const maxConnectsPerExec = 3 * maxConnectsPerSync
+
+// judgeInvariants checks one finished exec or retry against the record.
+func (h *Host) judgeInvariants(f finished, calls []faults.Call) *Violation {
+	switch f.kind {
+	case "exec":
+		if v := h.judgeDispatch(f); v != nil {
+			return v
+		}
+		return h.judgeExecSync(f, calls)
+	case "retry":
+		return h.judgeRetrySync(f, calls)
+	}
+	return nil
+}
+
+// judgeDispatch: SPEC 11.6 and 5.3 — an exec runs its command at most once,
+// exactly once when it returns, and reports the exit code the command ended
+// with.
+func (h *Host) judgeDispatch(f finished) *Violation {
+	var ran []faults.Execution
+	for _, e := range h.containers[f.backend].Execs() {
+		if e.Actor == f.actor {
+			ran = append(ran, e)
+		}
+	}
+	if len(ran) > 1 {
+		return h.fail("dispatch-once", fmt.Sprintf("%s: the command ran %d times (%q on %s, then on %s): a dispatched command must never be replayed",
+			f.actor, len(ran), ran[0].Command, ran[0].Process, ran[len(ran)-1].Process))
+	}
+	if f.err != nil {
+		return nil
+	}
+	if len(ran) == 0 {
+		return h.fail("dispatch-once", fmt.Sprintf("%s: the exec returned a result but its command never ran", f.actor))
+	}
+	if f.exec.ExitCode != ran[0].ExitCode {
+		return h.fail("exit-code", fmt.Sprintf("%s: exit code %d reported, the command %q exited %d",
+			f.actor, f.exec.ExitCode, ran[0].Command, ran[0].ExitCode))
+	}
+	return nil
+}
+
+// judgeExecSync: connections (11.10), the deferred exec never pulls (11.11),
+// a wait exec that reports complete pulled, and pullOnce reads every
+// stream it opens to its end (SPEC 6.3 step 7) unless the stream fails.
+func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
+	after := lastExecCall(calls) + 1
+	if after == 0 {
+		return nil // the command never started: nothing after it to judge
+	}
+	if n := countOp(calls, faults.OpConnect); n > maxConnectsPerExec {
+		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts in one exec, at most %d", f.actor, n, maxConnectsPerExec))
+	}
+	if n := countOp(calls[after:], faults.OpConnect); n > maxConnectsPerSync {
+		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts after the command, at most %d", f.actor, n, maxConnectsPerSync))
+	}
+	pulls := faults.SummarisePulls(calls[after:], f.actor)
+	if f.mode == workspace.SyncDefer {
+		if len(pulls) > 0 {
+			return h.fail("defer-never-pulls", fmt.Sprintf("%s: a deferred exec fetched after its command (SPEC 11.11)", f.actor))
+		}
+		return nil
+	}
+	if f.err == nil && f.exec.Sync.Status == workspace.SyncComplete && !anyFetched(pulls) {
+		return h.fail("wait-pulls", fmt.Sprintf("%s: sync complete without a post-command fetch (SPEC 3.2)", f.actor))
+	}
+	for _, p := range pulls {
+		if p.ClosedEarly && p.Entries > 0 {
+			return h.fail("pull-to-end", fmt.Sprintf("%s: pullOnce closed stream of fetch #%d after %d entries, before its end (SPEC 6.3)", f.actor, p.FetchSeq, p.Entries))
+		}
+	}
+	return nil
+}
+
+// judgeRetrySync: connections (11.10) and the batch budget (SPEC 6.4): a
+// stream is read for at most maxEntries entries, and one closed before its
+// end without a failure stopped at the entry budget, unless the byte or
+// wall-time budget could have stopped it.
+func (h *Host) judgeRetrySync(f finished, calls []faults.Call) *Violation {
+	if n := countOp(calls, faults.OpConnect); n > maxConnectsPerSync {
+		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts in one retry, at most %d", f.actor, n, maxConnectsPerSync))
+	}
+	budget := workspace.DefaultBudget
+	if h.cfg.Budget != nil {
+		budget = *h.cfg.Budget
+	}
+	// Entry contents are a few dozen bytes: a byte budget this large
+	// never binds, so only the entry budget can stop a batch.
+	const byteBudgetNeverBinds = 1 << 16
+	onlyEntries := budget.MaxBytes >= byteBudgetNeverBinds && budget.MaxWallTime == 0
+	for _, p := range faults.SummarisePulls(calls, f.actor) {
+		if p.Entries > budget.MaxEntries {
+			return h.fail("batch-budget", fmt.Sprintf("%s: read %d entries of fetch #%d, budget %d", f.actor, p.Entries, p.FetchSeq, budget.MaxEntries))
+		}
+		if onlyEntries && p.ClosedEarly && p.Entries > 0 && p.Entries < budget.MaxEntries {
+			return h.fail("batch-budget", fmt.Sprintf("%s: stopped fetch #%d after %d entries, before its end and under the budget of %d", f.actor, p.FetchSeq, p.Entries, budget.MaxEntries))
+		}
+	}
+	return nil
+}
+
+// lastExecCall is the index in calls of the actor's last exec call, or -1.
+func lastExecCall(calls []faults.Call) int {
+	for i := len(calls) - 1; i >= 0; i-- {
+		if calls[i].Op == faults.OpExec {
+			return i
+		}
+	}
+	return -1
+}
+
+func anyFetched(pulls []faults.PullRecord) bool {
+	for _, p := range pulls {
+		if p.FetchErr == "" {
+			return true
+		}
+	}
+	return false
+}
