@@ -146,6 +146,7 @@ type Host struct {
 	violated *Violation
 	ctx      context.Context
 
+	served       servedLedger      // which entries each backend served first
 	secrets      []*faults.Secrets // every planter, containers first
 	storeSecrets *faults.Secrets   // the intent store's, across host starts
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -86,8 +87,13 @@ func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
 		}
 		return nil
 	}
-	if f.err == nil && f.exec.Sync.Status == workspace.SyncComplete && !anyFetched(pulls) {
-		return h.fail("wait-pulls", fmt.Sprintf("%s: sync complete without a post-command fetch (SPEC 3.2)", f.actor))
+	if f.err == nil && f.exec.Sync.Status == workspace.SyncComplete {
+		if !anyFetched(pulls) {
+			return h.fail("wait-pulls", fmt.Sprintf("%s: sync complete without a post-command fetch (SPEC 3.2)", f.actor))
+		}
+		if v := h.judgeApplied(f, calls[after:], f.exec.Sync.Applied); v != nil {
+			return v
+		}
 	}
 	for _, p := range pulls {
 		if p.ClosedEarly && p.Entries > 0 {
@@ -104,6 +110,11 @@ func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
 func (h *Host) judgeRetrySync(f finished, calls []faults.Call) *Violation {
 	if n := countOp(calls, faults.OpConnect); n > maxConnectsPerSync {
 		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts in one retry, at most %d", f.actor, n, maxConnectsPerSync))
+	}
+	if f.err == nil && f.retry.Status == workspace.RetryComplete {
+		if v := h.judgeApplied(f, calls, f.retry.Applied); v != nil {
+			return v
+		}
 	}
 	budget := workspace.DefaultBudget
 	if h.cfg.Budget != nil {
@@ -141,4 +152,81 @@ func anyFetched(pulls []faults.PullRecord) bool {
 		}
 	}
 	return false
+}
+
+// servedLedger remembers, per backend, every entry cursor a stream has
+// served, so that an entry served for the first time is known to carry
+// content the host has never seen: every file a command writes names its
+// process and command number, so its content is new, and applying it must
+// count (SPEC 6.7: only a write whose content already matches does not).
+type servedLedger struct {
+	seen  []map[scheduler.Cursor]bool
+	epoch []int
+	// fresh holds the Seq of each stream-next call of the last drain that
+	// served an entry for the first time; moved marks backends whose log
+	// was replaced or cut during it, where the ledger proves nothing.
+	fresh []map[int]bool
+	moved []bool
+}
+
+// note reads one backend's newly drained calls, in order.
+func (l *servedLedger) note(b, epoch int, calls []faults.Call) {
+	for len(l.seen) <= b {
+		l.seen = append(l.seen, map[scheduler.Cursor]bool{})
+		l.epoch = append(l.epoch, 0)
+		l.fresh = append(l.fresh, map[int]bool{})
+		l.moved = append(l.moved, false)
+	}
+	clear(l.fresh[b])
+	l.moved[b] = epoch != l.epoch[b]
+	if l.moved[b] {
+		// A new log may reuse cursors for new content: forget the old one.
+		// Entries served before the change in this drain are noted too,
+		// which can only make a later lower bound lower.
+		clear(l.seen[b])
+		l.epoch[b] = epoch
+	}
+	for _, c := range calls {
+		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" && !l.seen[b][*c.Entry] {
+			l.seen[b][*c.Entry] = true
+			l.fresh[b][c.Seq] = true
+		}
+	}
+}
+
+// appliedBounds is the range Applied of a complete pull must fall in: at
+// most every entry the actor was served, at least the entries its last
+// stream served for the first time (when the backend's log held still).
+func (h *Host) appliedBounds(b int, calls []faults.Call) (lo, hi int, loKnown bool) {
+	lastStream := 0
+	for _, c := range calls {
+		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {
+			hi++
+		}
+		if c.Op == faults.OpFetch && c.Err == "" && c.Stream != 0 {
+			lastStream = c.Stream
+		}
+	}
+	if lastStream == 0 || h.served.moved[b] {
+		return 0, hi, false
+	}
+	for _, c := range calls {
+		if c.Op == faults.OpStreamNext && c.Stream == lastStream && h.served.fresh[b][c.Seq] {
+			lo++
+		}
+	}
+	return lo, hi, true
+}
+
+// judgeApplied: Applied of a complete result is exact within what the
+// record proves (SPEC 1.4: entries applied in this call).
+func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Violation {
+	lo, hi, loKnown := h.appliedBounds(f.backend, calls)
+	if applied > hi {
+		return h.fail("applied", fmt.Sprintf("%s: applied=%d, but only %d entries were served to it", f.actor, applied, hi))
+	}
+	if loKnown && applied < lo {
+		return h.fail("applied", fmt.Sprintf("%s: applied=%d, but its last stream served %d entries never seen before, each new content", f.actor, applied, lo))
+	}
+	return nil
 }

@@ -400,6 +400,7 @@ func (h *Host) drainRecords() {
 		h.drainedFrom[i] = h.marks[i]
 		h.drained[i] = c.AppendRecordSince(h.drained[i][:0], h.marks[i])
 		h.marks[i] += len(h.drained[i])
+		h.served.note(i, c.Epoch(), h.drained[i])
 		for _, call := range h.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
