@@ -43,3 +43,30 @@ func TestForgetfulLocalStoreIsCaught(t *testing.T) {
 	}
 	t.Fatal("a local store that forgets at host restart went unnoticed in 300 seeds")
 }
+
+// dropsHostWrites is a local store that acknowledges host-side writes and
+// keeps none: without a property on acknowledged writes it passes, since
+// the write is then missing on both sides of every local-remote comparison.
+type dropsHostWrites struct{ workspace.Store }
+
+func (dropsHostWrites) WriteFile(string, string, []byte, bool) (int64, error) { return 1, nil }
+
+func TestLocalStoreDroppingHostWritesIsCaught(t *testing.T) {
+	m := workspace.NewMemoryStore()
+	dropping := func(string) (workspace.Store, error) { return dropsHostWrites{m}, nil }
+	for seed := uint64(1); seed <= 300; seed++ {
+		s := FromSeed(seed, DefaultConfig)
+		r, err := Run(s, RunOptions{LocalStore: dropping})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Violation != nil {
+			if r.Violation.Property != "host-write" {
+				t.Fatalf("seed %d: caught as %s, want host-write: %v", seed, r.Violation.Property, r.Violation)
+			}
+			t.Logf("seed %d: %v", seed, r.Violation)
+			return
+		}
+	}
+	t.Fatal("a local store that drops every host write went unnoticed in 300 seeds")
+}

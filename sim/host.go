@@ -147,6 +147,7 @@ type Host struct {
 	ctx      context.Context
 
 	served       servedLedger      // which entries each backend served first
+	acked        ackedWrites       // host writes the workspace acknowledged
 	secrets      []*faults.Secrets // every planter, containers first
 	storeSecrets *faults.Secrets   // the intent store's, across host starts
 }

@@ -62,6 +62,9 @@ func (h *Host) checkState() *Violation {
 	if v := h.storedSecrecy(intents); v != nil {
 		return v
 	}
+	if v := h.checkAckedWrites(); v != nil {
+		return v
+	}
 	if v := h.traceSecrecy(); v != nil {
 		return v
 	}

@@ -31,6 +31,7 @@ func (h *Host) judge(f finished) *Violation {
 		if f.err != nil {
 			return h.fail("host-write", f.actor+": "+f.err.Error())
 		}
+		h.acked.add(f.backend, f.path)
 		return nil
 	case "retry":
 		return h.judgeRetry(f, calls, store)

@@ -20,6 +20,7 @@ type finished struct {
 	backend int
 	mode    workspace.ExecSync
 	writes  int
+	path    string // write: the host-side path written
 	exec    workspace.ExecResult
 	retry   workspace.RetryResult
 	err     error
@@ -105,8 +106,8 @@ func (h *Host) SpawnWrite(b int) {
 	ws := h.ws
 	h.rt.Go(name, func() {
 		presizeStack()
-		err := ws.WriteFile(h.names[b], path, []byte("host "+path))
-		h.done = append(h.done, finished{actor: name, kind: "write", backend: b, err: err})
+		err := ws.WriteFile(h.names[b], path, []byte(hostContent(path)))
+		h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: path, err: err})
 	})
 }
 

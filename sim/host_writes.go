@@ -1,0 +1,63 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+)
+
+// A host write that returned is durable (SPEC 6.1: the local store makes
+// every call one atomic write). The harness, not the workspace, remembers
+// which writes were acknowledged; after every step — and so after every host
+// restart — each must be in the local store with its content. With the
+// liveness properties this closes the loop: liveness-files and liveness-push
+// compare local with remote, so a write the local store silently dropped
+// would otherwise be missing on both sides and pass.
+
+// hostContent is what SpawnWrite writes at path.
+func hostContent(path string) string { return "host " + path }
+
+// ackedWrites holds, per backend, the host-side paths whose write returned
+// nil, sorted.
+type ackedWrites struct{ paths [][]string }
+
+func (a *ackedWrites) add(b int, path string) {
+	for len(a.paths) <= b {
+		a.paths = append(a.paths, nil)
+	}
+	i, found := slices.BinarySearch(a.paths[b], path)
+	if !found {
+		a.paths[b] = slices.Insert(a.paths[b], i, path)
+	}
+}
+
+// checkAckedWrites is property host-write: every acknowledged host write is
+// in the local store, with the content written.
+func (h *Host) checkAckedWrites() *Violation {
+	for b, paths := range h.acked.paths {
+		if len(paths) == 0 {
+			continue
+		}
+		files, err := h.store.Files(h.names[b])
+		if err != nil {
+			return h.fail("durability", fmt.Sprintf("local store Files(%s): %v", h.names[b], err))
+		}
+		// Not a binary search: the order is the store's promise, and a
+		// plugged-in store that breaks it must not read as a lost write.
+		content := make(map[string][]byte, len(files))
+		for _, f := range files {
+			content[f.Path] = f.Content
+		}
+		for _, p := range paths {
+			got, found := content[p]
+			if !found {
+				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s was acknowledged but is not in the local store", h.names[b], p))
+			}
+			if !bytes.Equal(got, []byte(hostContent(p))) {
+				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s was acknowledged with %q, the local store holds %q",
+					h.names[b], p, hostContent(p), got))
+			}
+		}
+	}
+	return nil
+}
