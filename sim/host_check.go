@@ -28,7 +28,7 @@ func (v *Violation) Error() string {
 var Properties = []string{
 	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
-	"liveness-intents", "liveness-files", "liveness-push", "host-write",
+	"liveness-intents", "liveness-files", "liveness-push", "host-write", "store-error",
 }
 
 func (h *Host) fail(property, detail string) *Violation {
@@ -52,7 +52,7 @@ func firstLine(s string) string {
 func (h *Host) checkState() *Violation {
 	intents, err := h.storedIntents()
 	if err != nil {
-		return h.fail("durability", err.Error())
+		return h.failStore("durability", err)
 	}
 	want := h.model.Intents()
 	if !sameIntents(want, intents) {
@@ -184,7 +184,7 @@ func (h *Host) Liveness() *Violation {
 	for i, c := range h.containers {
 		local, err := h.store.Files(h.names[i])
 		if err != nil {
-			return h.fail("liveness-files", err.Error())
+			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
 		remote := c.Files()
 		if h.wiped[i] && !h.reconnected[i] {
