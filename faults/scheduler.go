@@ -59,6 +59,12 @@ type StoreCall struct {
 	Found  bool // Get found an intent
 	Fault  Kind // the injected kind, NoFault when none
 	Err    string
+	// Uninjected: the inner store returned Err by itself; it does not wrap
+	// ErrInjected. A store that fails on its own is a bug of the store (or
+	// of how it is called), not an environment fact: the host reports it as
+	// the store-error property instead of letting the model read it as a
+	// fault the workspace had to handle.
+	Uninjected bool
 	// At is the clock reading when the call was made, before its blocking
 	// point (zero without SetClock). An intent passed to Schedule was built
 	// at this instant: the workspace does not block between the two.
@@ -119,8 +125,18 @@ func (s *Scheduler) before(op StoreOp, k Kind, backend string) (StoreCall, error
 	return call, nil
 }
 
-// after records call with the inner store's outcome.
+// after records call with the inner store's outcome. An inner error is
+// told apart by its chain: one that wraps ErrInjected was planted by a
+// harness layer below this wrapper (its kind is kept), any other one the
+// store returned by itself.
 func (s *Scheduler) after(call StoreCall, err error) {
+	if err != nil {
+		if errors.Is(err, ErrInjected) {
+			call.Fault = faultOf(err)
+		} else {
+			call.Uninjected = true
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.appendLocked(&call, err)

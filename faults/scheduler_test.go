@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -112,5 +113,60 @@ func TestSchedulerRecordAndList(t *testing.T) {
 	bare := NewScheduler(&countingStore{Scheduler: scheduler.NewMemory()}, nil, rand.New(rand.NewPCG(1, 1)), nil)
 	if _, err := bare.List(ctx); !errors.Is(err, ErrNoList) {
 		t.Errorf("List on a non-Lister: %v", err)
+	}
+}
+
+// failingStore returns err from every call, as a broken inner store would.
+type failingStore struct {
+	scheduler.Scheduler
+	err error
+}
+
+func (s failingStore) Get(context.Context, string) (scheduler.Intent, bool, error) {
+	return scheduler.Intent{}, false, s.err
+}
+func (s failingStore) Schedule(context.Context, scheduler.Intent) error { return s.err }
+func (s failingStore) Clear(context.Context, string) error              { return s.err }
+
+// An error the inner store returns by itself is recorded as uninjected; one
+// that wraps ErrInjected (a harness layer below the wrapper planted it)
+// keeps its kind; a fault the wrapper drew itself is never uninjected.
+func TestSchedulerTellsInjectedFromOwnErrors(t *testing.T) {
+	own := errors.New("disk I/O error")
+	below := (*Secrets)(nil).injected(StoreClear, "planted below")
+	for _, tc := range []struct {
+		name       string
+		inner      error
+		draw       Kind // a fault the wrapper injects itself (NoFault: none)
+		uninjected bool
+		fault      Kind
+	}{
+		{"own error", own, NoFault, true, NoFault},
+		{"own error wrapped", fmt.Errorf("get: %w", own), NoFault, true, NoFault},
+		{"injected below", fmt.Errorf("clear: %w", below), NoFault, false, StoreClear},
+		{"drawn here", own, StoreGet, false, StoreGet},
+		{"no error", nil, NoFault, false, NoFault},
+	} {
+		pr := Off()
+		if tc.draw != NoFault {
+			pr = Only(tc.draw, 1)
+		}
+		s := NewScheduler(failingStore{scheduler.NewMemory(), tc.inner}, NoHooks{}, rand.New(rand.NewPCG(1, 1)), &pr)
+		_, _, _ = s.Get(ctx, "b1")
+		_ = s.Schedule(ctx, intent(1))
+		_ = s.Clear(ctx, "b1")
+		for _, c := range s.Calls() {
+			fault := tc.fault
+			if tc.draw != NoFault && c.Op != StoreOpGet {
+				// Only get draws the wrapper's own fault; the others reach
+				// the inner store and fail by themselves.
+				fault = NoFault
+			}
+			uninjected := tc.uninjected || (tc.draw != NoFault && c.Op != StoreOpGet)
+			if c.Uninjected != uninjected || c.Fault != fault || (c.Err != "") != (tc.inner != nil || tc.draw != NoFault) {
+				t.Errorf("%s: %s recorded uninjected=%t fault=%s err=%q, want uninjected=%t fault=%s",
+					tc.name, c.Op, c.Uninjected, c.Fault, c.Err, uninjected, fault)
+			}
+		}
 	}
 }

@@ -27,7 +27,11 @@
 // -v prints the table), TestStateMachine (rapid), TestDeterminism (200 seeds
 // under GOMAXPROCS 1 and 8, and a golden digest that the -race build must
 // match), TestCorpus, TestHunt… (every planted bug found and shrunk to within
-// one step of its hand-written scenario). Flags -syncsim.seeds, -syncsim.seed
+// one step of its hand-written scenario), TestPluggedIn… and
+// TestCheckReportsStoreErrors (broken stores plugged in as a user would are
+// caught — single alarm, forgetful, and three that fail by themselves,
+// reported as store-error — and the correct memory and SQLite stores pass
+// Check at its default budget). Flags -syncsim.seeds, -syncsim.seed
 // and -syncsim.steps (env SYNCSIM_SEEDS, SYNCSIM_SEED, SYNCSIM_STEPS) deepen
 // them.
 package scenarios

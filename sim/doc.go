@@ -32,7 +32,9 @@
 //     against the model (host_judge.go, reading the runtime's record through
 //     host_derive.go, never the SUT's verdict), Advance moves time and fires
 //     the alarm, RestartHost and StepCut restart the host, Liveness runs the
-//     fault-free tail. The first broken property is a *Violation.
+//     fault-free tail. Every store call is checked (host_storeerr.go): an
+//     error that does not wrap faults.ErrInjected breaks store-error. The
+//     first broken property is a *Violation.
 //
 // # Running a simulation step by step
 //

@@ -300,7 +300,7 @@ func (h *Host) start() error {
 		Clock:     h.clock,
 		Scheduler: sch,
 		Retry:     h.cfg.Retry,
-		Store:     h.store,
+		Store:     localStoreCheck{inner: h.store, h: h},
 		Parker:    h.rt,
 		Mutant:    h.cfg.Mutant,
 	})

@@ -25,7 +25,7 @@ func (h *Host) fireAlarm() *Violation {
 			return h.fail("alarm-progress", "alarm fired "+itoa(maxAlarmRounds)+" times at one instant")
 		}
 		if err := h.handOver(now, ""); err != nil {
-			return h.fail("durability", err.Error())
+			return h.failStore("durability", err)
 		}
 		if v := h.Step(); v != nil {
 			return v
@@ -172,7 +172,7 @@ func (h *Host) SpawnTick(d time.Duration) {
 // actors in this same step instead of a step of their own.
 func (h *Host) tickAlarm(now time.Time) {
 	if err := h.handOver(now, "step"); err != nil {
-		h.fail("durability", err.Error())
+		h.failStore("durability", err)
 	}
 }
 
@@ -216,7 +216,8 @@ func (h *Host) storedIntents() ([]scheduler.Intent, error) {
 	if !ok {
 		return nil, errNoLister
 	}
-	return l.List(context.Background())
+	intents, err := l.List(context.Background())
+	return intents, hostStoreError("intent store", "list", "", err)
 }
 
 func (h *Host) index(backend string) int {

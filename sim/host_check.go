@@ -29,7 +29,7 @@ func (v *Violation) Error() string {
 var Properties = []string{
 	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
-	"liveness-intents", "liveness-files", "liveness-push", "host-write", "secrecy",
+	"liveness-intents", "liveness-files", "liveness-push", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied",
 }
@@ -57,7 +57,7 @@ func firstLine(s string) string {
 func (h *Host) checkState() *Violation {
 	intents, err := h.storedIntents()
 	if err != nil {
-		return h.fail("durability", err.Error())
+		return h.failStore("durability", err)
 	}
 	if v := h.storedSecrecy(intents); v != nil {
 		return v
@@ -198,7 +198,7 @@ func (h *Host) Liveness() *Violation {
 	for i, c := range h.containers {
 		local, err := h.store.Files(h.names[i])
 		if err != nil {
-			return h.fail("liveness-files", err.Error())
+			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
 		remote := c.Files()
 		if h.wiped[i] && !h.reconnected[i] {

@@ -174,6 +174,9 @@ func (h *Host) step(cut int) *Violation {
 	parked, err := h.rt.Run()
 	h.rt.OnSwitch(nil)
 	h.drainRecords()
+	if h.violated != nil {
+		return h.violated // store-error, found at a call or in the record
+	}
 	if err != nil {
 		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
 	}
@@ -187,7 +190,7 @@ func (h *Host) step(cut int) *Violation {
 		}
 	}
 	if err := h.settle(); err != nil {
-		return h.fail("durability", err.Error())
+		return h.failStore("durability", err)
 	}
 	if cut > 0 {
 		return h.RestartHost()
@@ -209,6 +212,9 @@ func (h *Host) RestartHost() *Violation {
 		c.DropConnections()
 	}
 	h.drainRecords()
+	if h.violated != nil {
+		return h.violated
+	}
 	old := h.store
 	_, fileBacked := old.(interface{ Close() error })
 	var before []localBackend
@@ -216,34 +222,34 @@ func (h *Host) RestartHost() *Violation {
 		// A file-backed store is closed below: read what it holds first.
 		var err error
 		if before, err = localState(old, h.names); err != nil {
-			return h.fail("durability", err.Error())
+			return h.failStore("durability", err)
 		}
 	}
 	for _, s := range []struct {
 		what  string
 		store any
-	}{{"scheduler store", h.inner}, {"local store", h.store}} {
+	}{{"intent store", h.inner}, {"local store", h.store}} {
 		if c, ok := s.store.(interface{ Close() error }); ok {
 			if err := c.Close(); err != nil {
-				return h.fail("durability", fmt.Sprintf("close %s: %v", s.what, err))
+				return h.failStore("durability", hostStoreError(s.what, "close", "", err))
 			}
 		}
 	}
 	if err := h.start(); err != nil {
-		return h.fail("durability", err.Error())
+		return h.failStore("durability", err)
 	}
 	if !fileBacked && h.store != old {
 		// An in-memory store replaced at restart: the old one is still
 		// readable, and the new one must hold the same.
 		var err error
 		if before, err = localState(old, h.names); err != nil {
-			return h.fail("durability", err.Error())
+			return h.failStore("durability", err)
 		}
 	}
 	if before != nil {
 		after, err := localState(h.store, h.names)
 		if err != nil {
-			return h.fail("durability", err.Error())
+			return h.failStore("durability", err)
 		}
 		if !slices.EqualFunc(before, after, localBackend.equal) {
 			return h.fail("durability", "local store after the host restart differs from what it held (-before +after):\n"+
@@ -272,26 +278,28 @@ func (a localBackend) equal(b localBackend) bool {
 		})
 }
 
-// localState reads the durable state of every backend from st.
+// localState reads the durable state of every backend from st (the host's
+// own reads: an error is the store's, never injected).
 func localState(st workspace.Store, names []string) ([]localBackend, error) {
 	out := make([]localBackend, 0, len(names))
 	for _, b := range names {
 		var l localBackend
 		var err error
+		fail := func(op string) error { return hostStoreError("local store", op, b, err) }
 		if l.files, err = st.Files(b); err != nil {
-			return nil, err
+			return nil, fail("files")
 		}
 		if l.fetch, err = st.FetchCursor(b); err != nil {
-			return nil, err
+			return nil, fail("fetch-cursor")
 		}
 		if l.push, err = st.PushCursor(b); err != nil {
-			return nil, err
+			return nil, fail("push-cursor")
 		}
 		if l.pushRev, err = st.PushRev(b); err != nil {
-			return nil, err
+			return nil, fail("push-rev")
 		}
 		if l.rev, err = st.CurrentRev(b); err != nil {
-			return nil, err
+			return nil, fail("current-rev")
 		}
 		out = append(out, l)
 	}
@@ -419,6 +427,7 @@ func (h *Host) drainRecords() {
 		}
 		h.lineBuf = call.AppendText(h.lineBuf[:0])
 		h.eventBytes(call.Actor, "store", h.lineBuf)
+		h.checkStoreCall(call)
 	}
 	h.schedMark = h.sched.Mark()
 }
@@ -466,7 +475,7 @@ func (h *Host) PlantIntent(b int, attempt int, stale bool) *Violation {
 	}
 	in := HostIntent(h.names[b], h.containers[b], attempt, stale, h.clock.Now())
 	if err := h.inner.Schedule(h.ctx, in); err != nil {
-		return h.fail("durability", fmt.Sprintf("plant %s: %v", in, err))
+		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}
 	h.model = h.model.Plant(in)
 	h.planted = append(slices.DeleteFunc(h.planted, func(p scheduler.Intent) bool { return p.Backend == in.Backend }), in)

@@ -40,7 +40,7 @@ func (h *Host) checkAckedWrites() *Violation {
 		}
 		files, err := h.store.Files(h.names[b])
 		if err != nil {
-			return h.fail("durability", fmt.Sprintf("local store Files(%s): %v", h.names[b], err))
+			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", h.names[b], err))
 		}
 		// Not a binary search: the order is the store's promise, and a
 		// plugged-in store that breaks it must not read as a lost write.

@@ -1,0 +1,94 @@
+package sim
+
+import "github.com/syncsim/syncsim/workspace"
+
+// localStoreCheck is the workspace's local store as the host hands it over:
+// every call goes straight to the store (no blocking point, no fault, no
+// record, so the interleaving and the trace are those of the bare store),
+// and an error the harness did not inject breaks store-error at the call
+// (Host.localStoreFailed). The host itself keeps the bare store, to close
+// it at a restart and to read what it holds.
+type localStoreCheck struct {
+	inner workspace.Store
+	h     *Host
+}
+
+var _ workspace.Store = localStoreCheck{}
+
+func (s localStoreCheck) check(op, backend string, err error) {
+	if err != nil {
+		s.h.localStoreFailed(op, backend, err)
+	}
+}
+
+func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
+	rev, err := s.inner.WriteFile(backend, path, content, deleted)
+	s.check("write-file", backend, err)
+	return rev, err
+}
+
+func (s localStoreCheck) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
+	n, err := s.inner.ApplyUpstream(backend, changes)
+	s.check("apply-upstream", backend, err)
+	return n, err
+}
+
+func (s localStoreCheck) Files(backend string) ([]workspace.File, error) {
+	fs, err := s.inner.Files(backend)
+	s.check("files", backend, err)
+	return fs, err
+}
+
+func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
+	rev, err := s.inner.CurrentRev(backend)
+	s.check("current-rev", backend, err)
+	return rev, err
+}
+
+func (s localStoreCheck) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
+	cs, err := s.inner.LocalChanges(backend, after, through, limit)
+	s.check("local-changes", backend, err)
+	return cs, err
+}
+
+func (s localStoreCheck) FetchCursor(backend string) (workspace.Cursor, error) {
+	c, err := s.inner.FetchCursor(backend)
+	s.check("fetch-cursor", backend, err)
+	return c, err
+}
+
+func (s localStoreCheck) WriteFetchCursor(backend string, c workspace.Cursor) error {
+	err := s.inner.WriteFetchCursor(backend, c)
+	s.check("write-fetch-cursor", backend, err)
+	return err
+}
+
+func (s localStoreCheck) WriteFetchCursorIfAhead(backend string, c workspace.Cursor) (bool, error) {
+	ok, err := s.inner.WriteFetchCursorIfAhead(backend, c)
+	s.check("write-fetch-cursor-if-ahead", backend, err)
+	return ok, err
+}
+
+func (s localStoreCheck) PushRev(backend string) (int64, error) {
+	rev, err := s.inner.PushRev(backend)
+	s.check("push-rev", backend, err)
+	return rev, err
+}
+
+func (s localStoreCheck) SetPushRev(backend string, rev int64) error {
+	err := s.inner.SetPushRev(backend, rev)
+	s.check("set-push-rev", backend, err)
+	return err
+}
+
+func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
+	c, err := s.inner.PushCursor(backend)
+	s.check("push-cursor", backend, err)
+	return c, err
+}
+
+func (s localStoreCheck) WritePushCursor(backend string, c workspace.Cursor) error {
+	err := s.inner.WritePushCursor(backend, c)
+	s.check("write-push-cursor", backend, err)
+	return err
+}
