@@ -146,10 +146,11 @@ type Host struct {
 	violated *Violation
 	ctx      context.Context
 
-	served       servedLedger      // which entries each backend served first
-	acked        ackedWrites       // host writes the workspace acknowledged
-	secrets      []*faults.Secrets // every planter, containers first
-	storeSecrets *faults.Secrets   // the intent store's, across host starts
+	served       servedLedger       // which entries each backend served first
+	acked        ackedWrites        // host writes the workspace acknowledged
+	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
+	secrets      []*faults.Secrets  // every planter, containers first
+	storeSecrets *faults.Secrets    // the intent store's, across host starts
 }
 
 // Stats counts what a run reached; the sweep reports them per property.

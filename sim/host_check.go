@@ -31,7 +31,7 @@ var Properties = []string{
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
-	"batch-budget", "applied",
+	"batch-budget", "applied", "cursor-monotone", "fetched-applied",
 }
 
 func (h *Host) fail(property, detail string) *Violation {
@@ -63,6 +63,9 @@ func (h *Host) checkState() *Violation {
 		return v
 	}
 	if v := h.checkAckedWrites(); v != nil {
+		return v
+	}
+	if v := h.checkLocalViews(); v != nil {
 		return v
 	}
 	if v := h.traceSecrecy(); v != nil {

@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/syncsim/syncsim/scheduler"
+)
+
+// The host's view of a backend whose runtime kept its whole log (no crash,
+// restart, lost identity or truncation: faults.Container.Survived), checked
+// between steps, when no operation is in flight:
+//
+//   - cursor-monotone (SPEC 11.7): the local fetch cursor never moves back.
+//     Only a divergence reset or reconcile may move it back, and with the
+//     log intact neither has cause to.
+//   - fetched-applied (SPEC 6.3 step 7, 6.4, 8.7): the fetch cursor never
+//     passes the remote's snapshot, and every remote file whose latest state
+//     is at or before it is in the local store with that content. A cursor
+//     written before the entries it covers are applied, then cut by a host
+//     restart, shows here.
+//
+// Backends whose log moved are left to the liveness checks: their cursors
+// legitimately reset, and a new log reuses revisions for new content.
+
+// checkLocalViews runs both properties on every surviving backend.
+func (h *Host) checkLocalViews() *Violation {
+	for len(h.lastFetch) < len(h.containers) {
+		h.lastFetch = append(h.lastFetch, scheduler.Cursor{})
+	}
+	for i, c := range h.containers {
+		if !c.Survived() {
+			continue
+		}
+		name := h.names[i]
+		cur, err := h.store.FetchCursor(name)
+		if err != nil {
+			return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", name, err))
+		}
+		if cur.Compare(h.lastFetch[i]) < 0 {
+			return h.fail("cursor-monotone", fmt.Sprintf("backend %s: fetch cursor moved back from %s to %s with the remote's log intact", name, h.lastFetch[i], cur))
+		}
+		h.lastFetch[i] = cur
+		if rev := c.Watermarks().CurrentRev; cur.Rev > rev {
+			return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s is past the remote's current revision %d", name, cur, rev))
+		}
+		if cur.Rev == 0 {
+			continue
+		}
+		local, err := h.store.Files(name)
+		if err != nil {
+			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", name, err))
+		}
+		content := make(map[string][]byte, len(local))
+		for _, f := range local {
+			content[f.Path] = f.Content
+		}
+		for _, f := range c.Files() {
+			if strings.HasPrefix(f.Path, hostPrefix) {
+				continue // the host's own writes are never fetched back
+			}
+			if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(cur) > 0 {
+				continue
+			}
+			got, ok := content[f.Path]
+			if !ok {
+				return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s covers remote %s at rev %d, which the local store does not hold", name, cur, f.Path, f.Rev))
+			}
+			if !bytes.Equal(got, f.Content) {
+				return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s covers remote %s at rev %d = %q, the local store holds %q", name, cur, f.Path, f.Rev, f.Content, got))
+			}
+		}
+	}
+	return nil
+}
