@@ -94,6 +94,9 @@ func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
 		if v := h.judgeApplied(f, calls[after:], f.exec.Sync.Applied); v != nil {
 			return v
 		}
+		if v := h.judgeCompleteAtTarget(f, calls[after:]); v != nil {
+			return v
+		}
 	}
 	for _, p := range pulls {
 		if p.ClosedEarly && p.Entries > 0 {
@@ -113,6 +116,9 @@ func (h *Host) judgeRetrySync(f finished, calls []faults.Call) *Violation {
 	}
 	if f.err == nil && f.retry.Status == workspace.RetryComplete {
 		if v := h.judgeApplied(f, calls, f.retry.Applied); v != nil {
+			return v
+		}
+		if v := h.judgeCompleteAtTarget(f, calls); v != nil {
 			return v
 		}
 	}
@@ -227,6 +233,41 @@ func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Viola
 	}
 	if loKnown && applied < lo {
 		return h.fail("applied", fmt.Sprintf("%s: applied=%d, but its last stream served %d entries never seen before, each new content", f.actor, applied, lo))
+	}
+	return nil
+}
+
+// judgeCompleteAtTarget is SPEC 11.8: a pull reports complete only when
+// the local fetch cursor reached its target — the snapshot of the pull's
+// last fetch (already min-ed with the intent's target, which the fetch
+// carried as `through`), or, for a retry that never fetched, the intent's
+// target (SPEC 6.4 step 1). Checked only on a backend whose log held
+// through the step, where the cursor cannot have moved back since.
+func (h *Host) judgeCompleteAtTarget(f finished, calls []faults.Call) *Violation {
+	if !h.containers[f.backend].Survived() || h.served.moved[f.backend] {
+		return nil
+	}
+	var target *scheduler.Cursor
+	for _, c := range calls {
+		if c.Op == faults.OpFetch && c.Err == "" {
+			cc := c.CurrentCursor
+			target = &cc
+		}
+	}
+	if target == nil && f.kind == "retry" {
+		if in, ok := h.model.Intent(h.names[f.backend]); ok {
+			target = in.TargetCursor
+		}
+	}
+	if target == nil {
+		return h.fail("complete-at-target", fmt.Sprintf("%s: complete without a fetch and without a target to have reached", f.actor))
+	}
+	cur, err := h.store.FetchCursor(h.names[f.backend])
+	if err != nil {
+		return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", h.names[f.backend], err))
+	}
+	if cur.Compare(*target) < 0 {
+		return h.fail("complete-at-target", fmt.Sprintf("%s: complete with the fetch cursor at %s, short of its target %s", f.actor, cur, *target))
 	}
 	return nil
 }
