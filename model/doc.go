@@ -19,4 +19,43 @@
 //
 // The model is short on purpose: if it grows past one sitting, it has
 // started to copy the implementation.
+//
+// # Where each SPEC section 11 invariant is checked
+//
+// Properties are named as sim.Properties names them. "Predicted" means the
+// expectation is computed here (or in sim's checks) from environment facts
+// only; "record" means it is read off the runtime's or the store's own
+// record of what the world did, with no SUT decision in it; "derived" means
+// the environment fact is still inferred from how the SUT used the runtime
+// (sim/host_derive.go: how a pull ended), which issue 8 item 3 replaces.
+//
+//	11.1  one intent per backend, upserts     intent-table            predicted (Retry, Exec: the table)
+//	11.2  1 <= attempt <= max, notBefore      attempt-range,          record (the store's table);
+//	      formula                             intent-table            predicted (notBefore from backoff)
+//	11.3  only complete/lost clear; exhausted model (store calls),    predicted from a derived pull outcome
+//	      and idle untouched; pending writes  intent-table
+//	      one schedule
+//	11.4  lost needs runtimeId + EEXEC_LOST   model,                  predicted; record (the runtime
+//	                                          complete-on-own-runtime that answered each fetch)
+//	11.5  progress resets attempt, adopts     model, intent-table     predicted from a derived pull outcome
+//	      target; failures keep it, +1
+//	11.6  a retry never re-runs the command;  retry-never-reexecs,    record (Container.Execs by actor)
+//	      an exec runs it once                dispatch-once, exit-code
+//	11.7  fetch cursor monotone but resets    cursor-monotone         record + local store, on logs that held
+//	11.8  complete only at the target         complete-at-target      record (the fetch's snapshot) +
+//	                                                                  local store
+//	11.9  same-backend mutations never        fifo                    record (store calls in order)
+//	      overlap
+//	11.10 at most 2 connection attempts per   connect-bound           record (connects by actor)
+//	      sync operation
+//	11.11 deferred exec never pulls, always   defer-never-pulls,      record; predicted
+//	      pending, stores an intent           model
+//	11.12 the QUIRKs                          spec-quirk-* corpus files and workspace TestQuirk* tests
+//
+// Beyond section 11: applied (Applied bounded by the entries served, and
+// at least the first-served ones), batch-budget (SPEC 6.4 entry budget),
+// pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
+// the cursor never covers an entry the local store lacks), host-write (an
+// acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
+// store failure the harness did not inject), and the liveness properties.
 package model

@@ -148,6 +148,7 @@ type Host struct {
 
 	served       servedLedger       // which entries each backend served first
 	acked        ackedWrites        // host writes the workspace acknowledged
+	fifo         fifoLedger         // per-backend read-then-write sections
 	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
 	secrets      []*faults.Secrets  // every planter, containers first
 	storeSecrets *faults.Secrets    // the intent store's, across host starts
@@ -288,6 +289,7 @@ func (h *Host) start() error {
 	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
 	h.sched.SetClock(h.clock.Now)
 	h.sched.PlantSecrets(h.storeSecrets)
+	h.fifo.reset()
 	var sch scheduler.Scheduler = h.sched
 	if h.cfg.NoScheduler {
 		sch = nil

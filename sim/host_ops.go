@@ -428,6 +428,9 @@ func (h *Host) drainRecords() {
 		h.lineBuf = call.AppendText(h.lineBuf[:0])
 		h.eventBytes(call.Actor, "store", h.lineBuf)
 		h.checkStoreCall(call)
+		if detail, overlapped := h.fifo.note(call); overlapped {
+			h.fail("fifo", detail)
+		}
 	}
 	h.schedMark = h.sched.Mark()
 }

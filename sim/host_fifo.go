@@ -1,0 +1,56 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/syncsim/syncsim/faults"
+)
+
+// fifoLedger checks SPEC 11.9 from the intent store's record: mutating
+// operations on one backend never overlap. Every read-then-write of an
+// intent (schedulePendingSync's get then schedule, RetryPendingSync's get,
+// pull, then schedule or clear) runs inside the backend's FIFO, so no other
+// actor may write the backend's intent between an actor's get and its own
+// write. The check reads only who called what, in order; it needs nothing
+// from the workspace.
+type fifoLedger struct {
+	gets      map[string]map[string]int // backend -> actor -> Seq of its last get
+	lastWrite map[string]storeRef       // backend -> the last schedule or clear
+}
+
+type storeRef struct {
+	actor string
+	seq   int
+}
+
+// reset forgets everything: a host restart cuts every operation, and the
+// new store wrapper numbers its calls from 1.
+func (l *fifoLedger) reset() {
+	l.gets = map[string]map[string]int{}
+	l.lastWrite = map[string]storeRef{}
+}
+
+// note reads one store call; it returns a description of the overlap when
+// the call is a write that another actor's write preceded since this
+// actor's own get.
+func (l *fifoLedger) note(call faults.StoreCall) (string, bool) {
+	if l.gets == nil {
+		l.reset()
+	}
+	switch call.Op {
+	case faults.StoreOpGet:
+		if l.gets[call.Backend] == nil {
+			l.gets[call.Backend] = map[string]int{}
+		}
+		l.gets[call.Backend][call.Actor] = call.Seq
+	case faults.StoreOpSchedule, faults.StoreOpClear:
+		prev := l.lastWrite[call.Backend]
+		l.lastWrite[call.Backend] = storeRef{call.Actor, call.Seq}
+		read, ok := l.gets[call.Backend][call.Actor]
+		if ok && prev.actor != call.Actor && prev.seq > read {
+			return fmt.Sprintf("%s read %s's intent at store call #%d, then %s wrote it at #%d, before %s's own %s at #%d: two mutations of one backend overlapped (SPEC 11.9)",
+				call.Actor, call.Backend, read, prev.actor, prev.seq, call.Actor, call.Op, call.Seq), true
+		}
+	}
+	return "", false
+}
