@@ -134,8 +134,20 @@ func (cn *conn) RuntimeID() (string, bool) {
 // SyncMode is always SyncRemote.
 func (cn *conn) SyncMode() workspace.SyncMode { return workspace.SyncRemote }
 
-// Sync returns the connection itself: it serves the SyncRPC surface.
-func (cn *conn) Sync() workspace.SyncRPC { return cn }
+// Sync returns the connection itself: it serves the SyncRPC surface. Like
+// RuntimeID it is recorded (OpSync) but does not block and never fails.
+// Which actor held which connection is an environment fact the judge needs:
+// an actor can hold a handle without a call of its own (the cached one, or
+// another actor's shared connect, SPEC 5.4), and a sync step whose cursor
+// is already at its target makes no remote call (SPEC 6.4 step 1). Without
+// this entry such a step looks like one that never got a handle.
+func (cn *conn) Sync() workspace.SyncRPC {
+	actor := cn.c.hooks.Actor()
+	cn.c.mu.Lock()
+	defer cn.c.mu.Unlock()
+	cn.c.appendLocked(cn.call(actor, OpSync))
+	return cn
+}
 
 // Close closes the connection; later calls on it fail with ErrDisposed.
 func (cn *conn) Close() error {

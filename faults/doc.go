@@ -32,7 +32,8 @@
 //
 // Hooks.Block runs at the start of every blocking call, before it has any
 // effect and with no lock held, at point "<backend>.<op>" (Op names) or
-// "store.<op>" (StoreOp names). Handle.RuntimeID and SyncMode do not block.
+// "store.<op>" (StoreOp names). Handle.RuntimeID, Sync and SyncMode do not
+// block (RuntimeID and Sync are recorded all the same).
 //
 // # Remote semantics (SPEC 6.2)
 //

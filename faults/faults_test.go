@@ -373,10 +373,11 @@ func TestRecordContents(t *testing.T) {
 		got = append(got, call.String())
 	}
 	want := []string{
-		`#7 - fetch conn 1 rt b1-rt1 stream 2 after {0,null} through {2,null} current {2,null} appliedPush {0,null} rev 2`,
-		`#8 - stream-next conn 1 rt b1-rt1 stream 2 entry {2,"/out/1-0"} served 1`,
-		`#9 - stream-close conn 1 rt b1-rt1 stream 2`,
-		`#10 - runtime-id conn 1 rt b1-rt1`,
+		`#7 - sync conn 1 rt b1-rt1`, // taking the sync channel is recorded: it shows who held the handle
+		`#8 - fetch conn 1 rt b1-rt1 stream 2 after {0,null} through {2,null} current {2,null} appliedPush {0,null} rev 2`,
+		`#9 - stream-next conn 1 rt b1-rt1 stream 2 entry {2,"/out/1-0"} served 1`,
+		`#10 - stream-close conn 1 rt b1-rt1 stream 2`,
+		`#11 - runtime-id conn 1 rt b1-rt1`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("record (-want +got):\n%s", diff)

@@ -24,6 +24,7 @@ const (
 	OpEventNext   Op = "event-next"
 	OpEventClose  Op = "event-close"
 	OpClose       Op = "close"
+	OpSync        Op = "sync" // the actor took the connection's sync channel (conn.Sync says why it is recorded)
 )
 
 // Call is one call the workspace made into the runtime, as recorded.

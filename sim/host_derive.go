@@ -17,17 +17,22 @@ import (
 // earlier one, because a failed pass is followed by the reconnect pass.
 // fence is the runtime id the pull must match (nil: no fence).
 //
-// known is false when the actor made no runtime call at all: it then
-// shared a connect another actor had in flight (or a cached handle), and
-// the record alone cannot say whether that handed it a failure; the caller
-// lets the store record decide between the two outcomes.
+// A pull that neither connected nor took a connection's sync channel
+// (OpSync) failed: it never held a handle. Both passes then went without
+// one: the actor shared another actor's connect (SPEC 5.4) and that
+// connect failed, or a local store read failed first. The runtime records
+// every handle an actor uses (RuntimeID, Sync and the calls on it), so the
+// outcome comes from that record, never from the SUT's store calls; the
+// store calls are then checked against it. A pull that took the channel
+// and made no remote call found its cursor already at the target (SPEC
+// 6.4 step 1): complete.
 //
 // A fetch on a connection reporting another runtime than the fence is a
 // lost runtime whatever happens next: the correct code never fetches there,
 // and a variant that does must still be judged against "lost".
-func pullOutcome(calls []faults.Call, fence *string) (pull model.Pull, known bool) {
-	if len(calls) == 0 {
-		return model.Pull{Kind: model.PullComplete}, false
+func pullOutcome(calls []faults.Call, fence *string) model.Pull {
+	if !usedConnection(calls) {
+		return model.Pull{Kind: model.PullFailed}
 	}
 	out := model.Pull{Kind: model.PullComplete}
 	lost := false
@@ -44,6 +49,11 @@ func pullOutcome(calls []faults.Call, fence *string) (pull model.Pull, known boo
 			}
 		case c.Op == faults.OpConnect:
 			out = model.Pull{Kind: model.PullComplete} // a new pass starts on a fresh handle
+		case c.Op == faults.OpSync:
+			// A pass holds a handle; a lost fence of this pass stands.
+			if out.Kind != model.PullLost {
+				out = model.Pull{Kind: model.PullComplete}
+			}
 		case c.Op == faults.OpRuntimeID:
 			if fence != nil && (!c.HasRuntimeID || c.RuntimeID != *fence) {
 				out = model.Pull{Kind: model.PullLost}
@@ -71,9 +81,21 @@ func pullOutcome(calls []faults.Call, fence *string) (pull model.Pull, known boo
 		}
 	}
 	if lost {
-		return model.Pull{Kind: model.PullLost}, true
+		return model.Pull{Kind: model.PullLost}
 	}
-	return out, true
+	return out
+}
+
+// usedConnection reports whether calls hold a call other than a close: a
+// connect attempt, or a handle the actor held (its runtime id, its sync
+// channel or a call on it).
+func usedConnection(calls []faults.Call) bool {
+	for _, c := range calls {
+		if c.Op != faults.OpClose && c.Op != faults.OpEventClose {
+			return true
+		}
+	}
+	return false
 }
 
 // execFacts splits an exec actor's calls at the command: the calls of the

@@ -57,14 +57,8 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	if had {
 		fence = in.RuntimeID
 	}
-	pull, known := pullOutcome(calls, fence)
+	pull := pullOutcome(calls, fence)
 	next, want, err := h.model.Retry(h.opts, b, h.clock.Now(), pull, store)
-	if err != nil && !known {
-		// The actor shared another's connect: the store record decides
-		// whether that handed it a handle or a failure.
-		pull = model.Pull{Kind: model.PullFailed}
-		next, want, err = h.model.Retry(h.opts, b, h.clock.Now(), pull, store)
-	}
 	if err != nil {
 		return h.fail("model", fmt.Sprintf("%s: %v", f.actor, err))
 	}
@@ -176,20 +170,8 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		e.Captured = captureOutcome(facts.post, facts.runtime)
 	} else {
 		e.Mode = model.Wait
-		p, known := pullOutcome(facts.post, facts.runtime)
+		p := pullOutcome(facts.post, facts.runtime)
 		e.PullFailed = facts.eventsErr || p.Kind == model.PullFailed || p.Kind == model.PullLost
-		if !known && !facts.eventsErr {
-			// No call of its own after the command: the pull shared a
-			// connect in flight; the store record tells which way it went.
-			// Without a scheduler there is no store record, but a pull that
-			// got a handle always fetches on it, so no call of its own
-			// means it never got one: it failed.
-			if h.opts.NoScheduler {
-				e.PullFailed = true
-			} else if _, _, err := h.model.Exec(h.opts, e, h.clock.Now(), store); err != nil {
-				e.PullFailed = true
-			}
-		}
 	}
 	next, want, err := h.model.Exec(h.opts, e, h.clock.Now(), store)
 	if err != nil {
