@@ -52,7 +52,8 @@
 //	      pending, stores an intent           model
 //	11.12 the QUIRKs                          spec-quirk-* corpus files and workspace TestQuirk* tests
 //
-// Beyond section 11: applied (Applied bounded by the entries served, and
+// Beyond section 11: fetch-through (SPEC 6.4 step 2: a retry's fetch is
+// bounded by the intent's target, predicted from the model's table), applied (Applied bounded by the entries served, and
 // at least the first-served ones), batch-budget (SPEC 6.4 entry budget),
 // pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
 // the cursor never covers an entry the local store lacks), host-write (an

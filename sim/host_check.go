@@ -32,7 +32,7 @@ var Properties = []string{
 	"liveness-intents", "liveness-files", "liveness-push", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied",
-	"complete-at-target", "fifo",
+	"complete-at-target", "fifo", "fetch-through",
 }
 
 func (h *Host) fail(property, detail string) *Violation {

@@ -114,6 +114,9 @@ func (h *Host) judgeRetrySync(f finished, calls []faults.Call) *Violation {
 	if n := countOp(calls, faults.OpConnect); n > maxConnectsPerSync {
 		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts in one retry, at most %d", f.actor, n, maxConnectsPerSync))
 	}
+	if v := h.judgeFetchThrough(f, calls); v != nil {
+		return v
+	}
 	if f.err == nil && f.retry.Status == workspace.RetryComplete {
 		if v := h.judgeApplied(f, calls, f.retry.Applied); v != nil {
 			return v
@@ -268,6 +271,30 @@ func (h *Host) judgeCompleteAtTarget(f finished, calls []faults.Call) *Violation
 	}
 	if cur.Compare(*target) < 0 {
 		return h.fail("complete-at-target", fmt.Sprintf("%s: complete with the fetch cursor at %s, short of its target %s", f.actor, cur, *target))
+	}
+	return nil
+}
+
+// judgeFetchThrough is SPEC 6.4 step 2: every fetch a retry makes is bounded
+// by the intent's target (`through`), and unbounded when the intent has
+// none. The intent is the model's, as it stood when the retry read it.
+func (h *Host) judgeFetchThrough(f finished, calls []faults.Call) *Violation {
+	in, had := h.model.Intent(h.names[f.backend])
+	if !had {
+		return nil // idle, or rejected before the pull: no fetch to judge
+	}
+	for _, c := range calls {
+		if c.Op != faults.OpFetch || eqPtr(c.Through, in.TargetCursor) {
+			continue
+		}
+		want, got := "none", "none"
+		if in.TargetCursor != nil {
+			want = in.TargetCursor.String()
+		}
+		if c.Through != nil {
+			got = c.Through.String()
+		}
+		return h.fail("fetch-through", fmt.Sprintf("%s: fetch #%d bounded by %s, the intent's target is %s", f.actor, c.Seq, got, want))
 	}
 	return nil
 }
