@@ -31,7 +31,7 @@ var Properties = []string{
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
-	"batch-budget", "applied", "cursor-monotone", "fetched-applied",
+	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
 	"complete-at-target", "fifo", "fetch-through",
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
 )
 
 // The host's view of a backend whose runtime kept its whole log (no crash,
@@ -15,6 +16,10 @@ import (
 //   - cursor-monotone (SPEC 11.7): the local fetch cursor never moves back.
 //     Only a divergence reset or reconcile may move it back, and with the
 //     log intact neither has cause to.
+//   - pushed-applied (SPEC 6.2, 6.5): the mirror image for pushes — every
+//     host write at or before the remote's applied-push cursor (its fetch
+//     cursor, in the host's revision space) is on the remote with that
+//     content: the remote never claims a push it did not take in.
 //   - fetched-applied (SPEC 6.3 step 7, 6.4, 8.7): the fetch cursor never
 //     passes the remote's snapshot, and every remote file whose latest state
 //     is at or before it is in the local store with that content. A cursor
@@ -42,10 +47,11 @@ func (h *Host) checkLocalViews() *Violation {
 			return h.fail("cursor-monotone", fmt.Sprintf("backend %s: fetch cursor moved back from %s to %s with the remote's log intact", name, h.lastFetch[i], cur))
 		}
 		h.lastFetch[i] = cur
-		if rev := c.Watermarks().CurrentRev; cur.Rev > rev {
-			return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s is past the remote's current revision %d", name, cur, rev))
+		marks := c.Watermarks()
+		if cur.Rev > marks.CurrentRev {
+			return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s is past the remote's current revision %d", name, cur, marks.CurrentRev))
 		}
-		if cur.Rev == 0 {
+		if cur.Rev == 0 && marks.FetchCursor.Rev == 0 {
 			continue
 		}
 		local, err := h.store.Files(name)
@@ -56,7 +62,11 @@ func (h *Host) checkLocalViews() *Violation {
 		for _, f := range local {
 			content[f.Path] = f.Content
 		}
-		for _, f := range c.Files() {
+		remote := c.Files()
+		if v := h.checkPushedApplied(name, marks.FetchCursor, local, remote); v != nil {
+			return v
+		}
+		for _, f := range remote {
 			if strings.HasPrefix(f.Path, hostPrefix) {
 				continue // the host's own writes are never fetched back
 			}
@@ -70,6 +80,30 @@ func (h *Host) checkLocalViews() *Violation {
 			if !bytes.Equal(got, f.Content) {
 				return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s covers remote %s at rev %d = %q, the local store holds %q", name, cur, f.Path, f.Rev, f.Content, got))
 			}
+		}
+	}
+	return nil
+}
+
+// checkPushedApplied is property pushed-applied for one backend.
+func (h *Host) checkPushedApplied(name string, pushed scheduler.Cursor, local, remote []workspace.File) *Violation {
+	if pushed.Rev == 0 {
+		return nil
+	}
+	onRemote := make(map[string][]byte, len(remote))
+	for _, f := range remote {
+		onRemote[f.Path] = f.Content
+	}
+	for _, f := range hostWritten(local) {
+		if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(pushed) > 0 {
+			continue
+		}
+		got, ok := onRemote[f.Path]
+		if !ok {
+			return h.fail("pushed-applied", fmt.Sprintf("backend %s: the remote's applied-push cursor %s covers host write %s at local rev %d, which the remote does not hold", name, pushed, f.Path, f.Rev))
+		}
+		if !bytes.Equal(got, f.Content) {
+			return h.fail("pushed-applied", fmt.Sprintf("backend %s: the remote's applied-push cursor %s covers host write %s = %q, the remote holds %q", name, pushed, f.Path, f.Content, got))
 		}
 	}
 	return nil
