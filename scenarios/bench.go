@@ -241,7 +241,7 @@ func best(fn func() error) (cpu, wall time.Duration, err error) {
 func defaultScenarios(n int) []Scenario {
 	out := make([]Scenario, n)
 	for i := range out {
-		out[i] = FromSeed(uint64(i+1), DefaultConfig)
+		out[i] = FromSeed(uint64(i+1), MemoryConfig)
 	}
 	return out
 }
@@ -383,7 +383,7 @@ func benchMock(r *BenchReport, n int) error {
 // steps.
 func benchGrowth(r *BenchReport, short, long int) error {
 	perStep := func(steps, runs int) (time.Duration, error) {
-		c := DefaultConfig
+		c := MemoryConfig
 		c.Steps = steps
 		var ss []Scenario
 		for seed := uint64(1); len(ss) < runs; seed++ {
@@ -463,7 +463,7 @@ func benchSweep(n, workers int) (sweepFigures, error) {
 					if k > int64(n) {
 						break
 					}
-					res, err := Run(FromSeed(uint64(k), DefaultConfig), RunOptions{TraceKeep: BenchTraceKeep})
+					res, err := Run(FromSeed(uint64(k), MemoryConfig), RunOptions{TraceKeep: BenchTraceKeep})
 					if err != nil {
 						mu.Lock()
 						firstErr = fmt.Errorf("seed %d: %w", k, err)

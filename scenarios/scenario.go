@@ -29,11 +29,22 @@ type Config struct {
 	Retry workspace.RetryOptions
 	// MaxEntries is the retry batch budget (0: the default budget).
 	MaxEntries int
+	// SQLiteShare makes FromSeed swap each in-memory store (intent store,
+	// local store) for its SQLite implementation in about 1 seed of
+	// SQLiteShare, each drawn on its own stream; 0 never does. FromSeed
+	// resolves it: a drawn Scenario names its stores and carries 0 here.
+	SQLiteShare int
 }
 
 // DefaultConfig is the default scenario shape: two backends, 30 ops, the
-// memory store.
-var DefaultConfig = Config{Backends: 2, Steps: 30, Scheduler: "memory"}
+// memory stores, with 1 seed in 64 on each SQLite store instead: so every
+// default sweep also runs the durable stores, at a cost the sweep can bear
+// (a SQLite run is about ten times slower, mostly waiting on fsync).
+var DefaultConfig = Config{Backends: 2, Steps: 30, Scheduler: "memory", SQLiteShare: 64}
+
+// MemoryConfig is DefaultConfig on the memory stores only: the shape of
+// `syncsim bench`, which measures the harness, not SQLite.
+var MemoryConfig = func() Config { c := DefaultConfig; c.SQLiteShare = 0; return c }()
 
 // Scenario is everything one run needs: replaying it gives the same trace.
 type Scenario struct {
@@ -70,6 +81,7 @@ func FromSeed(seed uint64, c Config) Scenario {
 	if c.MaxEntries == 0 {
 		c.MaxEntries = me
 	}
+	c = drawStores(seed, c)
 	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights})
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
 }
@@ -146,3 +158,19 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 
 // cutStream draws where a host restart inside a group cuts the group.
 func cutStream(seed uint64) *rand.Rand { return sim.Stream(seed, "cut") }
+
+// drawStores resolves c.SQLiteShare (see Config). The draws come from
+// streams of their own, so the rest of the scenario is the same whichever
+// stores a seed runs on.
+func drawStores(seed uint64, c Config) Config {
+	if c.SQLiteShare > 0 {
+		if c.Scheduler == "memory" && sim.Stream(seed, "stores/scheduler").IntN(c.SQLiteShare) == 0 {
+			c.Scheduler = "sqlite"
+		}
+		if (c.LocalStore == "" || c.LocalStore == "memory") && sim.Stream(seed, "stores/local").IntN(c.SQLiteShare) == 0 {
+			c.LocalStore = "sqlite"
+		}
+	}
+	c.SQLiteShare = 0
+	return c
+}

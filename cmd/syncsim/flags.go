@@ -72,6 +72,9 @@ type shapeFlags struct {
 	scheduler string
 	local     string
 	bug       string
+	// sqliteShare is Config.SQLiteShare: 1 seed in N swaps each memory
+	// store for SQLite.
+	sqliteShare int
 }
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
@@ -80,6 +83,7 @@ func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory, sqlite or none (a workspace without a scheduler)")
 	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
+	fs.IntVar(&f.sqliteShare, "sqlite-share", scenarios.DefaultConfig.SQLiteShare, "1 seed in N runs each memory store (-scheduler, -local) on SQLite instead; 0 never")
 }
 
 // config checks the values and returns the scenario config they describe.
@@ -102,7 +106,10 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 			return c, fmt.Errorf("unknown bug %q for flag -bug (see syncsim bugs)", f.bug)
 		}
 	}
-	c.Steps, c.Backends, c.Scheduler, c.Bug = f.steps, f.backends, f.scheduler, f.bug
+	if f.sqliteShare < 0 {
+		return c, fmt.Errorf("invalid value %d for flag -sqlite-share: want 0 (never) or more", f.sqliteShare)
+	}
+	c.Steps, c.Backends, c.Scheduler, c.Bug, c.SQLiteShare = f.steps, f.backends, f.scheduler, f.bug, f.sqliteShare
 	if f.local == "sqlite" {
 		c.LocalStore = f.local
 	}
