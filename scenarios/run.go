@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim"
@@ -23,6 +24,9 @@ type RunOptions struct {
 	Dir string
 	// TraceKeep bounds the trace lines kept in memory (0: all).
 	TraceKeep int
+	// TimePrecision is the granularity at which a plugged-in intent store
+	// keeps NotBefore (0: the nanosecond); see sim.Config.TimePrecision.
+	TimePrecision time.Duration
 	// NoLiveness skips the fault-free tail (the shrinker uses it only when
 	// the property it keeps is not a liveness one).
 	NoLiveness bool
@@ -72,7 +76,7 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	cfg := sim.Config{
 		Seed: s.Seed, Backends: s.Config.Backends, Retry: s.Config.Retry,
-		Profile: s.Profile, TraceKeep: o.TraceKeep,
+		Profile: s.Profile, TraceKeep: o.TraceKeep, TimePrecision: o.TimePrecision,
 		NoScheduler: s.Config.Scheduler == schedulerNone,
 	}
 	if s.Config.MaxEntries > 0 {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/syncsim/syncsim/sim"
 )
@@ -23,6 +24,12 @@ type SuiteOptions struct {
 	FirstSeed uint64
 	// Config shapes each scenario (zero: DefaultConfig with -syncsim.steps).
 	Config Config
+	// TimePrecision is the granularity at which the store keeps NotBefore
+	// (0: the nanosecond). A store that keeps milliseconds sets
+	// time.Millisecond, as with schedulertest.Options.TimePrecision;
+	// without it, the runs whose clock reads sub-millisecond instants fail
+	// intent-table.
+	TimePrecision time.Duration
 }
 
 // Failure is one scenario that broke a property.
@@ -99,7 +106,7 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
 		s := FromSeed(seed, o.Config)
-		ro := RunOptions{TraceKeep: tailLines}
+		ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision}
 		if o.NewStore != nil {
 			ro.Scheduler = o.NewStore()
 		}

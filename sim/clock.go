@@ -43,6 +43,10 @@ const MaxFiresPerAdvance = 1 << 20
 // from one goroutine at a time (the driver).
 type Clock struct {
 	nowNanos atomic.Int64 // virtual now, Unix nanoseconds
+	// loc is the location Now reads in: start's. Production clock.New()
+	// reads local time, so a SUT that compares times with == instead of
+	// Equal, or loses the location through a store, must meet one.
+	loc *time.Location
 
 	mu     sync.Mutex // guards timers and seq
 	timers simTimers
@@ -55,10 +59,10 @@ type Clock struct {
 
 var _ clock.Clock = (*Clock)(nil)
 
-// NewClock returns a clock reading start. start must lie within the years
-// 1678–2262 (Unix nanoseconds in an int64).
+// NewClock returns a clock reading start, in start's location. start must
+// lie within the years 1678–2262 (Unix nanoseconds in an int64).
 func NewClock(start time.Time) *Clock {
-	c := &Clock{}
+	c := &Clock{loc: start.Location()}
 	c.nowNanos.Store(unixNanos(start))
 	return c
 }
@@ -71,8 +75,8 @@ func unixNanos(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-// Now returns the virtual time, in UTC.
-func (c *Clock) Now() time.Time { return time.Unix(0, c.nowNanos.Load()).UTC() }
+// Now returns the virtual time, in the location of the clock's start.
+func (c *Clock) Now() time.Time { return time.Unix(0, c.nowNanos.Load()).In(c.loc) }
 
 // Since returns the virtual time elapsed since t.
 func (c *Clock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
@@ -108,7 +112,7 @@ func (c *Clock) NextDue() (time.Time, bool) {
 	if len(c.timers) == 0 {
 		return time.Time{}, false
 	}
-	return time.Unix(0, c.timers[0].due).UTC(), true
+	return time.Unix(0, c.timers[0].due).In(c.loc), true
 }
 
 // Pending is the number of sim timers not yet fired or cancelled.

@@ -12,13 +12,14 @@ import (
 
 var clockStart = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 
-func TestClockNowUTC(t *testing.T) {
+func TestClockNowReadsInTheStartsLocation(t *testing.T) {
 	loc := time.FixedZone("X", 3600)
-	c := NewClock(clockStart.In(loc))
+	c := NewClock(clockStart.In(loc).Add(123 * time.Nanosecond))
 	now := c.Now()
-	if !now.Equal(clockStart) || now.Location() != time.UTC {
-		t.Errorf("Now = %v (%v), want %v in UTC", now, now.Location(), clockStart)
+	if !now.Equal(clockStart.Add(123*time.Nanosecond)) || now.Location() != loc {
+		t.Errorf("Now = %v (%v), want %v in X", now, now.Location(), clockStart)
 	}
+	c = NewClock(clockStart.In(loc))
 	c.Advance(90 * time.Second)
 	if got := c.Since(clockStart); got != 90*time.Second {
 		t.Errorf("Since(start) = %v, want 90s", got)
@@ -185,5 +186,28 @@ func BenchmarkMockAdd(b *testing.B) {
 	m := clock.NewMock()
 	for range b.N {
 		m.Add(time.Millisecond)
+	}
+}
+
+func TestDrawStartShiftsUnderAMillisecondAndLocates(t *testing.T) {
+	shifted, zoned := 0, 0
+	for seed := uint64(1); seed <= 400; seed++ {
+		s := drawStart(seed)
+		d := s.Sub(Epoch)
+		if d < 0 || d >= time.Millisecond {
+			t.Fatalf("seed %d: start %v is %v from Epoch, want [0, 1ms)", seed, s, d)
+		}
+		if d > 0 {
+			shifted++
+		}
+		if s.Location() != time.UTC {
+			zoned++
+		}
+		if again := drawStart(seed); again != s {
+			t.Fatalf("seed %d: drawStart is not a function of the seed: %v then %v", seed, s, again)
+		}
+	}
+	if shifted < 100 || zoned < 100 {
+		t.Fatalf("of 400 seeds %d shifted and %d zoned: the draw is not exercising either", shifted, zoned)
 	}
 }

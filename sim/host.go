@@ -84,9 +84,16 @@ type Config struct {
 	Dir string
 	// TraceKeep bounds the trace lines held in memory (0: all).
 	TraceKeep int
+	// TimePrecision is the granularity at which the intent store keeps
+	// NotBefore (0: the nanosecond, as both stores here do). The intent
+	// table is compared with both sides truncated to it, so a store that
+	// keeps milliseconds (the original's Date.now() resolution) can be
+	// checked; every other field stays exact.
+	TimePrecision time.Duration
 }
 
-// Epoch is the virtual time every run starts at: fixed, so traces are
+// Epoch is the virtual time every run starts near (drawStart shifts it by
+// under a millisecond and reads it in a drawn zone): fixed, so traces are
 // stable, and far from the zero time so that NotBefore is never zero.
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -95,6 +102,7 @@ var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // rebuilds the Workspace from them at every host start.
 type Host struct {
 	cfg   Config
+	t0    time.Time // the clock's start: Epoch, shifted and located (drawStart)
 	opts  model.Options
 	clock *Clock
 	rt    *Runtime
@@ -181,9 +189,8 @@ func NewHost(cfg Config) (*Host, error) {
 	h := &Host{
 		cfg:       cfg,
 		opts:      opts,
-		clock:     NewClock(Epoch),
+		t0:        drawStart(cfg.Seed),
 		rt:        NewRuntime(Stream(cfg.Seed, LabelInterleave)),
-		trace:     NewTrace(Epoch),
 		storeOpen: cfg.LocalStore,
 		factory:   cfg.Scheduler,
 		model:     model.Empty(),
@@ -194,6 +201,7 @@ func NewHost(cfg Config) (*Host, error) {
 			Secrets: map[string]int{},
 		},
 	}
+	h.clock, h.trace = NewClock(h.t0), NewTrace(h.t0)
 	if h.storeOpen == nil {
 		h.storeOpen = MemoryStore()
 	}
@@ -343,7 +351,7 @@ func (h *Host) Trace() *Trace { return h.trace }
 // Stats returns what the run has counted so far.
 func (h *Host) Stats() Stats {
 	s := h.stats
-	s.SimDuration = h.clock.Now().Sub(Epoch)
+	s.SimDuration = h.clock.Now().Sub(h.t0)
 	s.Secrets = make(map[string]int, len(h.stats.Secrets)+len(faults.SecretForms))
 	for k, v := range h.stats.Secrets {
 		s.Secrets[k] = v

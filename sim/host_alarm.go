@@ -200,7 +200,7 @@ func (h *Host) rearmFrom(intents []scheduler.Intent) {
 func (h *Host) setAlarm(at time.Time, ok bool) {
 	h.alarm, h.alarmSet = at, ok
 	if ok {
-		h.event("-", "alarm-set", "at=+"+at.Sub(Epoch).String())
+		h.event("-", "alarm-set", "at=+"+at.Sub(h.t0).String())
 	} else {
 		h.event("-", "alarm-cancel")
 	}

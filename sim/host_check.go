@@ -41,7 +41,7 @@ func (h *Host) fail(property, detail string) *Violation {
 	}
 	// A detail may quote an error the injector planted a credential in.
 	detail = faults.ScrubSecrets(detail)
-	h.violated = &Violation{Property: property, Detail: detail, At: h.clock.Now().Sub(Epoch)}
+	h.violated = &Violation{Property: property, Detail: detail, At: h.clock.Now().Sub(h.t0)}
 	h.event("-", "violation", "property="+property, "detail="+oneWord(firstLine(detail)))
 	return h.violated
 }
@@ -73,13 +73,15 @@ func (h *Host) checkState() *Violation {
 		return v
 	}
 	want := h.model.Intents()
-	if !sameIntents(want, intents) {
-		if d := cmp.Diff(render(want), render(intents)); d != "" {
+	if !sameIntents(want, intents, h.cfg.TimePrecision) {
+		if d := cmp.Diff(render(want, h.t0), render(intents, h.t0)); d != "" {
 			return h.fail("intent-table", "stored intents differ from the model (-model +store):\n"+d)
 		}
 	}
 	for _, in := range intents {
-		if slices.ContainsFunc(h.planted, in.Equal) {
+		if slices.ContainsFunc(h.planted, func(p scheduler.Intent) bool {
+			return sameIntents([]scheduler.Intent{p}, []scheduler.Intent{in}, h.cfg.TimePrecision)
+		}) {
 			continue // host-written: the range is the library's promise
 		}
 		if in.Attempt < 1 || in.Attempt > h.opts.MaxAttempts {
@@ -94,17 +96,23 @@ func (h *Host) checkState() *Violation {
 	// The alarm must never be later than the earliest live intent the host
 	// has not settled. The bound is re-derived here from the model's table;
 	// only the settled set (which intents the host handed over and found
-	// unchanged) is the host's own.
-	for _, in := range want {
+	// unchanged) is the host's own. With a coarser TimePrecision the two
+	// tables agree only up to it, and the host settles what the store
+	// holds, so the bound comes from the store's table instead.
+	bound := want
+	if h.cfg.TimePrecision > 0 {
+		bound = intents
+	}
+	for _, in := range bound {
 		if in.Attempt > h.opts.MaxAttempts || h.alarmRule.IsSettled(in) {
 			continue
 		}
 		if !h.alarmSet || h.alarm.After(in.NotBefore) {
 			alarm := "unset"
 			if h.alarmSet {
-				alarm = "+" + h.alarm.Sub(Epoch).String()
+				alarm = "+" + h.alarm.Sub(h.t0).String()
 			}
-			return h.fail("alarm", fmt.Sprintf("alarm %s is later than intent %s due at +%s", alarm, in.Backend, in.NotBefore.Sub(Epoch)))
+			return h.fail("alarm", fmt.Sprintf("alarm %s is later than intent %s due at +%s", alarm, in.Backend, in.NotBefore.Sub(h.t0)))
 		}
 	}
 	return nil
@@ -113,13 +121,15 @@ func (h *Host) checkState() *Violation {
 // sameIntents is a fast path for the intent-table check: true only when
 // the two tables are field-for-field identical, so that they render
 // identically; otherwise the rendered tables are compared.
-func sameIntents(a, b []scheduler.Intent) bool {
+func sameIntents(a, b []scheduler.Intent, precision time.Duration) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if x.Backend != y.Backend || x.Attempt != y.Attempt || x.NotBefore != y.NotBefore ||
+		// Equal, not ==: the same instant read in another location (a
+		// store that returns UTC) is the same NotBefore.
+		if x.Backend != y.Backend || x.Attempt != y.Attempt || !x.NotBefore.Truncate(precision).Equal(y.NotBefore.Truncate(precision)) ||
 			!eqPtr(x.RuntimeID, y.RuntimeID) || !eqPtr(x.TargetCursor, y.TargetCursor) {
 			return false
 		}
@@ -127,10 +137,12 @@ func sameIntents(a, b []scheduler.Intent) bool {
 	return true
 }
 
-func render(in []scheduler.Intent) []string {
+// render prints intents for a diff with NotBefore to the nanosecond since
+// the clock's start (Intent.String rounds to the millisecond).
+func render(in []scheduler.Intent, t0 time.Time) []string {
 	out := make([]string, len(in))
 	for i, x := range in {
-		out[i] = x.String()
+		out[i] = fmt.Sprintf("%s notBefore=+%s", x.String(), x.NotBefore.Sub(t0))
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/faults"
@@ -72,7 +73,7 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 			h.stats.Retry["exhausted-precheck"]++
 		}
 	}
-	h.event(f.actor, "retry-result", describeRetry(got, f.err)...)
+	h.event(f.actor, "retry-result", describeRetry(got, f.err, h.t0)...)
 	if want.Rejected != (f.err != nil) {
 		return h.fail("model", fmt.Sprintf("%s: rejected=%t, model says %t (err %v)", f.actor, f.err != nil, want.Rejected, f.err))
 	}
@@ -96,9 +97,9 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 			return h.fail("complete-on-own-runtime", fmt.Sprintf("%s: complete against %s, intent names %s", f.actor, rt, *fence))
 		}
 	}
-	gotCmp := retryView{Status: string(got.Status), Attempt: got.Attempt, NotBefore: got.NotBefore.UnixMilli(),
+	gotCmp := retryView{Status: string(got.Status), Attempt: got.Attempt, NotBefore: got.NotBefore.Sub(h.t0),
 		RuntimeID: got.RuntimeID, TargetCursor: got.TargetCursor, Cursor: got.Cursor, HasError: got.Error != ""}
-	wantCmp := retryView{Status: want.Status, Attempt: want.Attempt, NotBefore: want.NotBefore.UnixMilli(),
+	wantCmp := retryView{Status: want.Status, Attempt: want.Attempt, NotBefore: want.NotBefore.Sub(h.t0),
 		RuntimeID: want.RuntimeID, TargetCursor: want.TargetCursor, Cursor: want.Cursor,
 		HasError: want.Status == "exhausted" || want.Status == "lost" || (want.Status == "pending" && !want.Progress)}
 	if want.Status != "pending" {
@@ -123,7 +124,7 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 type retryView struct {
 	Status       string
 	Attempt      int
-	NotBefore    int64
+	NotBefore    time.Duration // since the clock's start, to the nanosecond
 	RuntimeID    *string
 	TargetCursor *scheduler.Cursor
 	Cursor       *scheduler.Cursor
@@ -250,7 +251,7 @@ func lastRuntime(calls []faults.Call) (string, bool) {
 	return "", false
 }
 
-func describeRetry(r workspace.RetryResult, err error) []string {
+func describeRetry(r workspace.RetryResult, err error, start time.Time) []string {
 	if err != nil {
 		return []string{"rejected=" + oneWord(faults.PublicText(err))}
 	}
@@ -259,7 +260,7 @@ func describeRetry(r workspace.RetryResult, err error) []string {
 		d = append(d, "attempt="+strconv.Itoa(r.Attempt))
 	}
 	if r.Status == workspace.RetryPending {
-		d = append(d, "notBefore=+"+r.NotBefore.Sub(Epoch).String())
+		d = append(d, "notBefore=+"+r.NotBefore.Sub(start).String())
 	}
 	if r.Status == workspace.RetryComplete {
 		d = append(d, "applied="+strconv.Itoa(r.Applied))

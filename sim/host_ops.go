@@ -326,7 +326,7 @@ func (h *Host) Advance(d time.Duration) *Violation {
 	for h.violated == nil {
 		if !h.alarmSet || h.alarm.After(end) {
 			h.clock.AdvanceTo(end)
-			h.event("-", "advance", "to=+"+end.Sub(Epoch).String())
+			h.event("-", "advance", "to=+"+end.Sub(h.t0).String())
 			return nil
 		}
 		if h.alarm.After(h.clock.Now()) {
