@@ -88,7 +88,7 @@ A progress bar is drawn on stderr when stderr is a terminal and -json is off.
 
 A failure report has a fixed shape and ends in the lines to paste:
 
-	--- FAIL 1 of 1: seed 4, property alarm
+	--- FAIL 1: seed 4, property alarm
 	SEED      4
 	CONFIG    steps=30 backends=2 scheduler=memory bug=single-alarm
 	PROFILE   restart=0.3 lost-identity=0.3 ...

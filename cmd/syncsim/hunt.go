@@ -125,7 +125,7 @@ func huntBug(b scenarios.Bug, c scenarios.Config, seeds uint64, workers int, sav
 		return hb, nil
 	}
 	f := t.failures[0]
-	shrinkFailure(f, save)
+	shrinkFailure(f, save, nil)
 	j := f.json(c)
 	hb.Found = true
 	hb.SeedsToFirstFailure = f.seed - huntFirstSeed + 1
