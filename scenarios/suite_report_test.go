@@ -19,7 +19,9 @@ type reportRecorder struct {
 	logs []string
 }
 
-func (r *reportRecorder) Logf(format string, a ...any) { r.logs = append(r.logs, fmt.Sprintf(format, a...)) }
+func (r *reportRecorder) Logf(format string, a ...any) {
+	r.logs = append(r.logs, fmt.Sprintf(format, a...))
+}
 
 // amnesiac is a user's store that forgets at every host start: a distinct
 // type, so the report can be seen to name it.
@@ -63,7 +65,7 @@ func TestCheckReportReproducesWithThePluggedInStore(t *testing.T) {
 		t.Errorf("replay line %q does not run this test's package and name on one seed", r[0])
 	}
 	seed := r[3]
-	if !strings.HasPrefix(msg, "") || !strings.Contains(msg, "SEED      "+seed+"\n") {
+	if !strings.Contains(msg, "SEED      "+seed+"\n") {
 		t.Errorf("replay seed %s is not the report's seed:\n%s", seed, msg)
 	}
 
@@ -96,8 +98,10 @@ type noList struct{ s *scheduler.Memory }
 func (n noList) Get(ctx context.Context, b string) (scheduler.Intent, bool, error) {
 	return n.s.Get(ctx, b)
 }
-func (n noList) Schedule(ctx context.Context, in scheduler.Intent) error { return n.s.Schedule(ctx, in) }
-func (n noList) Clear(ctx context.Context, b string) error               { return n.s.Clear(ctx, b) }
+func (n noList) Schedule(ctx context.Context, in scheduler.Intent) error {
+	return n.s.Schedule(ctx, in)
+}
+func (n noList) Clear(ctx context.Context, b string) error { return n.s.Clear(ctx, b) }
 
 func TestCheckRefusesAStoreWithoutList(t *testing.T) {
 	rec := &reportRecorder{fatalRecorder: fatalRecorder{TB: t}}
