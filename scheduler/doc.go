@@ -36,8 +36,8 @@
 //
 // A host with its own alarm (a Durable Object, the simulator) uses the
 // rule directly: AlarmRule.Next for the alarm time, AlarmRule.Due when it
-// fires, then rule = rule.Settle(handed, stored) with the intents it handed over and what the
-// store holds afterwards. alarm.go explains which intents count: attempt <=
+// fires, then rule = rule.Settle(handed, stored): the intents it handed
+// over and what the store holds afterwards. alarm.go explains which intents count: attempt <=
 // maxAttempts, and not equal to one already settled. (Remembering a firing
 // time instead strands an intent built before the alarm fired but stored
 // after it: the planted bug alarm-handled-time.)
