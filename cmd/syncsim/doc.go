@@ -10,6 +10,7 @@ Usage:
 	syncsim shrink FILE | -seed S [-o OUT]   shrink a failure to a short file
 	syncsim explain FILE | -seed S -html OUT.html
 	syncsim hunt [-bug NAME|all] [-seeds N]  find and shrink the planted bugs
+	syncsim merge [-json] SHARD.json...      combine the shards of one sweep
 	syncsim bugs                             the planted-bug catalogue
 	syncsim help [SUBCOMMAND]                help; also -h on any subcommand
 
@@ -23,6 +24,8 @@ Flags and FILE arguments may come in any order ("--" ends the flags).
 	   (-shard 3/2, -bug nope), a missing or unreadable file, a broken
 	   scenario file (the message names file:line). The reason is one line
 	   on stderr.
+	130  run only: SIGINT or SIGTERM ended the sweep; what ran is
+	   summarised and every failure found is saved.
 
 With -json a subcommand writes exactly one JSON object on stdout and
 nothing else there; everything else goes to stderr.
@@ -49,9 +52,12 @@ written for the file's own bug).
 
 # syncsim run
 
-Sweeps seeds first, first+1, ... on -workers goroutines, shrinks each
-failure and saves it under -save, prints one report per failure and ends
-with a one-line summary of measured figures:
+Sweeps seeds first, first+1, ... on -workers goroutines; as each failure is
+found (in seed order) shrinks it, saves it under -save and prints its
+report; ends with a one-line summary of measured figures. SIGINT or SIGTERM
+stops at a seed boundary (the seeds in flight finish), still prints the
+summary (or the -json object, "interrupted": true) and exits 130; a second
+signal quits at once.
 
 	syncsim: 10000 seeds (first 1), 10000 passed, 0 failed, 254263 steps, 3.3M events, 383.8 h simulated in 8.0s (1258 scenarios/s, 410k events/s)
 

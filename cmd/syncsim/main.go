@@ -51,6 +51,7 @@ func init() {
 		{"shrink", "shrink [flags] FILE [-o OUT]\n       syncsim shrink -seed S [flags] [-o OUT]", "shrink a failing scenario to a short file", cmdShrink},
 		{"explain", "explain [flags] FILE -html OUT.html\n       syncsim explain -seed S [flags] -html OUT.html", "render a scenario's run as a self-contained HTML timeline", cmdExplain},
 		{"hunt", "hunt [-bug NAME|all] [-seeds N] [flags]", "find, shrink and time every planted bug", cmdHunt},
+		{"merge", "merge [-json] SHARD.json...", "combine the -json summaries of the shards of one sweep", cmdMerge},
 		{"bench", "bench [-json] [-seeds N] [-quick]", "measure the harness's speed, overhead and memory on this machine", cmdBench},
 		{"bugs", "bugs [-json]", "list the planted-bug catalogue (name<TAB>class)", cmdBugs},
 		{"help", "help [SUBCOMMAND]", "show help for syncsim or a subcommand", cmdHelp},
