@@ -38,3 +38,75 @@ func TestReadmeSnippetsAreCompiledCode(t *testing.T) {
 		}
 	}
 }
+
+// specRefRe finds a citation of the contract: "SPEC 6.3", "SPEC §4",
+// "SPEC 3.3 step 1" (the step is inside the section).
+var specRefRe = regexp.MustCompile(`SPEC §?(\d+(?:\.\d+)?)`)
+
+// Every "SPEC n" cited in the code and docs names a section of
+// docs/SPEC.md, the contract the README points to.
+func TestSpecReferencesPointIntoDocsSpec(t *testing.T) {
+	spec, err := os.ReadFile(filepath.Join(repoRoot, "docs", "SPEC.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := specSections(string(spec))
+	refs := 0
+	err = filepath.WalkDir(repoRoot, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || (!strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, ".md")) {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range specRefRe.FindAllStringSubmatch(string(b), -1) {
+			refs++
+			if !sections[m[1]] {
+				t.Errorf("%s cites %q, which is no section of docs/SPEC.md", path, m[0])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refs < 100 || len(sections) < 40 {
+		t.Errorf("found %d citations and %d sections; the scan is broken", refs, len(sections))
+	}
+	readme, _ := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if !strings.Contains(string(readme), "[`docs/SPEC.md`](docs/SPEC.md)") {
+		t.Error("README does not say where SPEC references point")
+	}
+}
+
+// specSections lists the citable places of the contract: "## n." and
+// "### n.m" headings, and the numbered items of a section without
+// subsections ("SPEC 11.6" is item 6 of section 11).
+func specSections(spec string) map[string]bool {
+	heading := regexp.MustCompile(`^(#{2,3}) (\d+(?:\.\d+)?)\.? `)
+	item := regexp.MustCompile(`^(\d+)\. `)
+	sections := map[string]bool{}
+	top, inSub := "", false
+	for _, line := range strings.Split(spec, "\n") {
+		if m := heading.FindStringSubmatch(line); m != nil {
+			sections[m[2]] = true
+			if m[1] == "##" {
+				top, inSub = m[2], false
+			} else {
+				inSub = true
+			}
+			continue
+		}
+		if m := item.FindStringSubmatch(line); m != nil && top != "" && !inSub {
+			sections[top+"."+m[1]] = true
+		}
+	}
+	return sections
+}
