@@ -4,6 +4,7 @@ package main
 // and shrinker API of package scenarios.
 
 import (
+	"os"
 	"time"
 
 	"github.com/syncsim/syncsim/scenarios"
@@ -54,6 +55,13 @@ type fileCase struct {
 
 // readScenarioFile parses every case of a scenario file.
 func readScenarioFile(path string) ([]fileCase, error) {
+	// Open first, so that a missing file is reported as the OS says it
+	// ("open x.txt: no such file or directory"), not through the parser.
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
 	cases, err := scenarios.ParseFile(path)
 	if err != nil {
 		return nil, err

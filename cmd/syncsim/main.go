@@ -30,6 +30,9 @@ func main() {
 // os.Stderr directly, so tests call run in-process.
 type env struct {
 	stdout, stderr io.Writer
+	// json: the arguments ask for -json, so a usage or input error also
+	// prints a JSON object on stdout (a script reading stdout gets one).
+	json bool
 }
 
 // command is one subcommand: its name, a one-line summary for help, and
@@ -68,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "-h", "-help", "--help":
 		return cmdHelp(e, nil)
 	}
+	e.json = wantsJSON(args[1:])
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(e, args[1:])
@@ -84,6 +88,7 @@ func usageError(e env, sub, reason string) int {
 		prefix, more = "syncsim "+sub, "syncsim help "+sub
 	}
 	fmt.Fprintf(e.stderr, "%s: %s (run '%s')\n", prefix, reason, more)
+	jsonError(e, reason)
 	return exitUsage
 }
 
@@ -91,5 +96,32 @@ func usageError(e env, sub, reason string) int {
 // used (a missing file, a broken scenario) and returns exitUsage.
 func inputError(e env, sub string, err error) int {
 	fmt.Fprintf(e.stderr, "syncsim %s: %s\n", sub, oneLine(err.Error()))
+	jsonError(e, oneLine(err.Error()))
 	return exitUsage
+}
+
+// errorJSON is the one object -json prints when the input was unusable.
+type errorJSON struct {
+	Error    string `json:"error"`
+	ExitCode int    `json:"exit_code"`
+}
+
+// jsonError prints errorJSON on stdout when -json was asked for.
+func jsonError(e env, reason string) {
+	if e.json {
+		writeJSON(e.stdout, errorJSON{Error: reason, ExitCode: exitUsage})
+	}
+}
+
+// wantsJSON reports whether -json (or -json=true) comes before any "--".
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-json", "--json", "-json=true", "--json=true":
+			return true
+		}
+	}
+	return false
 }

@@ -27,7 +27,7 @@ func writeReport(w io.Writer, f *failure, c scenarios.Config, i int) {
 	fmt.Fprintf(&b, "SEED      %d\n", f.seed)
 	fmt.Fprintf(&b, "CONFIG    steps=%d backends=%d scheduler=%s bug=%s\n", c.Steps, c.Backends, c.Scheduler, orNone(c.Bug))
 	fmt.Fprintf(&b, "PROFILE   %s\n", f.scenario.Profile)
-	fmt.Fprintf(&b, "PROPERTY  %s at +%s\n", f.property, f.at)
+	fmt.Fprintf(&b, "PROPERTY  %s at %s\n", f.property, offset(f.at))
 	b.WriteString("DETAIL\n")
 	detail := strings.Split(strings.TrimRight(f.detail, "\n"), "\n")
 	if len(detail) > maxDetailLines {

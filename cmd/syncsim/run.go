@@ -41,7 +41,7 @@ func (f *runFlags) flagSet() *flag.FlagSet {
 	fs := newFlagSet("run")
 	f.shape.register(fs)
 	fs.Var(&f.seed, "seed", "first `seed` S (random when omitted, and always printed)")
-	fs.Uint64Var(&f.seeds, "seeds", defaultSeeds, "seeds in the sweep (across all shards)")
+	fs.Var((*countFlag)(&f.seeds), "seeds", "`N` seeds in the sweep (across all shards)")
 	fs.IntVar(&f.workers, "workers", defaultWorkers(), "seeds run in parallel")
 	fs.Var(&f.shard, "shard", "run shard `i/n` (0-based): the seeds where (seed-first) % n == i")
 	fs.BoolVar(&f.checkDeterminism, "check-determinism", false, "run every seed twice and compare trace hashes")
@@ -53,7 +53,7 @@ func (f *runFlags) flagSet() *flag.FlagSet {
 }
 
 func cmdRun(e env, args []string) int {
-	var f runFlags
+	f := runFlags{seeds: defaultSeeds}
 	fs := f.flagSet()
 	pos, err := parseFlags(fs, args)
 	if err != nil {
