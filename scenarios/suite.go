@@ -23,11 +23,12 @@ type SuiteOptions struct {
 	// implement scheduler.Lister as well: the host sets its alarm from the
 	// listed intents (schedulertest checks List). nil: the memory store.
 	NewStore func() sim.SchedulerFactory
-	// Seeds is the number of scenarios (default 300). -syncsim.seeds (or
-	// SYNCSIM_SEEDS), when set, wins, so a report's rerun line pins one seed.
+	// Seeds is the number of scenarios (0: SYNCSIM_SEEDS, else 300).
+	// -syncsim.seeds on the command line wins, so that a report's rerun
+	// line pins one seed.
 	Seeds int
-	// FirstSeed is the first seed (default 1). -syncsim.seed (or
-	// SYNCSIM_SEED), when set, wins.
+	// FirstSeed is the first seed (0: SYNCSIM_SEED, else 1).
+	// -syncsim.seed on the command line wins.
 	FirstSeed uint64
 	// Config shapes each scenario (zero: DefaultConfig with -syncsim.steps).
 	Config Config
@@ -156,21 +157,27 @@ func (o SuiteOptions) runOptions(name *storeName) RunOptions {
 // tailLines is how much of a failing trace a report shows.
 const tailLines = 24
 
-// withDefaults fills what o leaves zero and lets the test flags win.
+// withDefaults fills what o leaves zero. -syncsim.seeds and -syncsim.seed
+// given on the command line win over o (a report's rerun line pins one seed
+// that way, whatever the test's code says); their environment twins only
+// fill what o leaves zero.
 func (o SuiteOptions) withDefaults() (SuiteOptions, error) {
-	seeds, err := seedsOr(max(o.Seeds, 0))
-	if err != nil {
-		return o, err
+	var err error
+	switch {
+	case *flagSeeds > 0:
+		o.Seeds = *flagSeeds
+	case o.Seeds <= 0:
+		if o.Seeds, err = seedsOr(defaultSuiteSeeds); err != nil {
+			return o, err
+		}
 	}
-	if o.Seeds = seeds; o.Seeds == 0 {
-		o.Seeds = defaultSuiteSeeds
-	}
-	first, err := knob(*flagSeed, "SYNCSIM_SEED", o.FirstSeed)
-	if err != nil {
-		return o, err
-	}
-	if o.FirstSeed = first; o.FirstSeed == 0 {
-		o.FirstSeed = 1
+	switch {
+	case *flagSeed > 0:
+		o.FirstSeed = *flagSeed
+	case o.FirstSeed == 0:
+		if o.FirstSeed, err = firstSeed(); err != nil {
+			return o, err
+		}
 	}
 	if o.Config == (Config{}) {
 		if o.Config, err = configWithFlags(DefaultConfig); err != nil {

@@ -81,6 +81,8 @@ func TestCheckReportReproducesWithThePluggedInStore(t *testing.T) {
 
 // A passing Check logs (shown under -v) how many seeds ran, from where.
 func TestCheckLogsTheSeedsItRan(t *testing.T) {
+	setIntFlag(t, flagSeeds, 0) // the options decide, whatever go test was given
+	setFlag(t, flagSeed, 0)
 	rec := &reportRecorder{fatalRecorder: fatalRecorder{TB: t}}
 	Check(rec, SuiteOptions{NewStore: sim.MemoryScheduler, Seeds: 7, FirstSeed: 40})
 	if len(rec.msgs) != 0 {
