@@ -28,7 +28,8 @@ Flags and FILE arguments may come in any order ("--" ends the flags).
 	   summarised and every failure found is saved.
 
 With -json a subcommand writes exactly one JSON object on stdout and
-nothing else there; everything else goes to stderr.
+nothing else there; everything else goes to stderr. A usage or input error
+under -json prints {"error": REASON, "exit_code": 2}.
 
 # Flags that shape a scenario
 
@@ -123,10 +124,19 @@ A sweep too big for one machine is split into n jobs that run
 	syncsim run -seed S -seeds N -shard i/n -json > shard-i.json
 
 for i = 0..n-1 (a CI job matrix, Kubernetes indexed jobs). The shards are
-disjoint and together cover exactly the seeds of the unsharded sweep. Their
-JSON summaries merge by summing the counts (seeds, passed, failed, steps,
-events, sim_seconds) and concatenating failures (sort by seed); the rates
-are per shard. With -max-failures each shard stops on its own.
+disjoint and together cover exactly the seeds of the unsharded sweep. With
+-max-failures each shard stops on its own.
+
+	syncsim merge [-json] shard-*.json
+
+checks that the summaries are one sweep's disjoint, complete split (the same
+first_seed, seeds_total and shape; each shard i/n exactly once; every
+failure inside its own shard) and exits 2 naming the problem otherwise. It
+sums the counts (seeds, passed, failed, steps, events, sim_seconds,
+wall_seconds), lists the failures by seed, and recomputes the rates over the
+summed shard time. Exit 1 when any shard failed or did not run all its
+seeds (complete: false; a stderr line per such shard), else 0.
+.github/workflows/nightly.yml runs the split and the merge.
 
 # syncsim replay
 
@@ -162,7 +172,9 @@ steps_before, steps_after, shrink_seconds, runs, budget_hit, file}.
 
 Runs the first case once with the full trace and writes one self-contained
 HTML timeline (no network fetches): a lane per backend and one for the
-host, virtual time across, the violation marked. Exit 0 once it is written.
+host, virtual time across, the violation marked. The page is written
+either way; the exit code is replay -seed's: 1 when a property was violated,
+0 when every property held.
 
 # syncsim hunt
 

@@ -110,3 +110,63 @@ func specSections(spec string) map[string]bool {
 	}
 	return sections
 }
+
+// walkthroughRe finds the README's walkthrough block.
+var walkthroughRe = regexp.MustCompile("(?s)<!-- walkthrough -->\n```sh\n(.*?)```")
+
+// The README's walkthrough runs as written, in a fresh directory: every
+// syncsim line exits as its comment says (exit 0 unless it says "exit N"),
+// with <seed> and <file> taken from the first line's report; the corpus
+// line names the saved file's subtest.
+func TestReadmeWalkthroughRuns(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := walkthroughRe.FindStringSubmatch(string(readme))
+	if m == nil {
+		t.Fatal("README has no walkthrough block")
+	}
+	t.Chdir(t.TempDir())
+	exitRe := regexp.MustCompile(`exit (\d+)`)
+	seed, file := "", ""
+	ran := 0
+	for _, line := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+		cmd, comment, _ := strings.Cut(line, "#")
+		cmd = strings.TrimSpace(strings.NewReplacer("<seed>", seed, "<file>", file).Replace(cmd))
+		if rest, ok := strings.CutPrefix(cmd, "cp "); ok {
+			src, _, _ := strings.Cut(rest, " ")
+			if _, err := os.Stat(src); err != nil || !strings.Contains(cmd, "'TestCorpus/"+file+"$'") {
+				t.Errorf("corpus line %q: the file is not there or the subtest is not its name (%v)", cmd, err)
+			}
+			continue
+		}
+		args, ok := strings.CutPrefix(cmd, "syncsim ")
+		if !ok {
+			t.Fatalf("walkthrough line %q is not a syncsim command", line)
+		}
+		want := exitOK
+		if e := exitRe.FindStringSubmatch(comment); e != nil {
+			want = int(e[1][0] - '0')
+		}
+		code, out, errs := syncsim(t, strings.Fields(args)...)
+		if code != want {
+			t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", cmd, code, want, out, errs)
+		}
+		ran++
+		if seed == "" {
+			s := regexp.MustCompile(`(?m)^SEED\s+(\d+)$`).FindStringSubmatch(out)
+			files, _ := filepath.Glob("syncsim-failures/*.txt")
+			if s == nil || len(files) != 1 {
+				t.Fatalf("%s: no SEED in the report or not one saved file (%v)", cmd, files)
+			}
+			seed, file = s[1], strings.TrimSuffix(filepath.Base(files[0]), ".txt")
+		}
+	}
+	if ran != 5 {
+		t.Errorf("ran %d syncsim lines, want 5", ran)
+	}
+	if _, err := os.Stat("small.html"); err != nil {
+		t.Errorf("explain wrote no page: %v", err)
+	}
+}
