@@ -221,9 +221,15 @@ func Check(t testing.TB, o SuiteOptions) {
 	}
 	f := rep.Failures[0]
 	var store storeName
-	if small, _, err := Shrink(f.Scenario, f.Violation.Property, ShrinkOptions{Run: o.runOptions(&store)}); err == nil {
+	note := ""
+	small, _, err := Shrink(f.Scenario, f.Violation.Property, ShrinkOptions{Run: o.runOptions(&store)})
+	if err == nil {
 		f.Shrunk = &small
+	} else {
+		// A store that fails differently on a second run of the same
+		// scenario is worth knowing about in itself.
+		note = fmt.Sprintf("(not shrunk: %v)\n", err)
 	}
 	f.Replay = append([]string{goTestLine(t.Name(), f.Seed, o)}, f.Replay...)
-	t.Fatalf("%d of %d scenarios failed; first:\n%s", len(rep.Failures), rep.Seeds, f.Report())
+	t.Fatalf("%d of %d scenarios failed; first:\n%s%s", len(rep.Failures), rep.Seeds, f.Report(), note)
 }
