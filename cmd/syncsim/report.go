@@ -66,6 +66,9 @@ func (f *failure) shrunkLine() string {
 	if f.budgetHit {
 		s += ", stopped by the shrink budget"
 	}
+	if f.shrunkSeed != 0 && f.shrunkSeed != f.seed {
+		s += fmt.Sprintf("; the file runs under seed %d (the shrinker re-drew the random choices)", f.shrunkSeed)
+	}
 	switch {
 	case f.file != "":
 		s = f.file + ": " + s

@@ -96,6 +96,16 @@ func TestReplayedFailureSaysItFails(t *testing.T) {
 	if m := regexp.MustCompile(`(?m)^PROPERTY  \S+ at (\S+)$`).FindStringSubmatch(out); m == nil || !offsetRe.MatchString(m[1]) {
 		t.Errorf("PROPERTY line does not print the trace's time format:\n%s", out)
 	}
+	// When the shrinker re-drew the seed, the report says which one the file runs.
+	text, _ := os.ReadFile(files[0])
+	fileSeed := regexp.MustCompile(`(?m)^run seed=(\d+) `).FindSubmatch(text)
+	reportSeed := regexp.MustCompile(`(?m)^SEED\s+(\d+)$`).FindStringSubmatch(out)
+	if fileSeed == nil || reportSeed == nil {
+		t.Fatalf("no seed in the file or the report")
+	}
+	if fs := string(fileSeed[1]); fs != reportSeed[1] && !strings.Contains(out, "the file runs under seed "+fs+" ") {
+		t.Errorf("report SEED %s, file seed %s, and the SHRUNK line does not say so:\n%s", reportSeed[1], fs, out)
+	}
 	code, _, errs := syncsim(t, "replay", files[0])
 	if code != exitOK || strings.Contains(errs, "expectation met") || !strings.Contains(errs, "the failure this file records") ||
 		!offsetRe.MatchString(errs) {

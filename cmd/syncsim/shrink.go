@@ -22,6 +22,7 @@ func shrinkFailure(f *failure, dir string, stop <-chan struct{}) {
 		return
 	}
 	f.stepsBefore, f.stepsAfter = st.stepsBefore, st.stepsAfter
+	f.shrunkSeed = small.Seed
 	f.shrinkTime, f.shrinkRuns, f.budgetHit = st.elapsed, st.runs, st.budgetHit
 	if dir == "" {
 		return

@@ -79,6 +79,7 @@ type failure struct {
 	stepsBefore   int
 	stepsAfter    int
 	shrinkTime    time.Duration
+	shrunkSeed    uint64 // the shrunk scenario's seed; the shrinker may re-draw it
 	shrinkRuns    int
 	shrinkErr     error
 	saveErr       error
