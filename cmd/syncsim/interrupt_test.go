@@ -16,6 +16,17 @@ import (
 	"time"
 )
 
+// binDir holds the built binary; TestMain removes it.
+var binDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // builtBinary builds syncsim once per test process: an interrupt is only
 // honest when a real signal reaches a real process.
 var builtBinary = sync.OnceValues(func() (string, error) {
@@ -23,6 +34,7 @@ var builtBinary = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	binDir = dir
 	bin := filepath.Join(dir, "syncsim")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
