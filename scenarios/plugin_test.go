@@ -30,15 +30,14 @@ func TestPluggedInForgetfulStoreFails(t *testing.T) {
 // The correct durable stores pass scenarios.Check at its default budget,
 // exactly as a user runs it: no property (store-error included) raises a
 // false alarm on a store that fails only when the harness tells it to.
+// SQLite is TestMyStoreInTheWholeSystem (readme_test.go), the README's
+// snippet.
 func TestPluggedInDurableStoresPass(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		open func() sim.SchedulerFactory
 	}{
 		{"memory", sim.MemoryScheduler},
-		{"sqlite", func() sim.SchedulerFactory {
-			return func(dir string) (scheduler.Scheduler, error) { return scheduler.OpenSQLite(dir + "/intents.db") }
-		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			Check(t, SuiteOptions{NewStore: tc.open})

@@ -14,8 +14,15 @@ import (
 // RunOptions are the knobs of one run that are not part of the scenario.
 type RunOptions struct {
 	// Scheduler overrides Config.Scheduler with a user's own store. The
-	// factory is called at every host start.
+	// factory is called at every host start. A factory that keeps state
+	// (a memory store that survives host restarts) would carry it from run
+	// to run: give NewScheduler instead when one RunOptions serves many runs
+	// (Shrink, a loop).
 	Scheduler sim.SchedulerFactory
+	// NewScheduler, when set, is called once at the start of every Run for
+	// a fresh Scheduler factory, so that no store state leaks across runs.
+	// It wins over Scheduler.
+	NewScheduler func() sim.SchedulerFactory
 	// LocalStore overrides Config.LocalStore with a user's own local store
 	// (files and cursors). The factory is called at every host start.
 	LocalStore sim.StoreFactory
@@ -45,6 +52,9 @@ type Result struct {
 func Run(s Scenario, o RunOptions) (Result, error) {
 	if err := s.Validate(); err != nil {
 		return Result{}, err
+	}
+	if o.NewScheduler != nil {
+		o.Scheduler = o.NewScheduler()
 	}
 	cfg, cleanup, err := hostConfig(s, o)
 	if err != nil {

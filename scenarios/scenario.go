@@ -115,7 +115,49 @@ func (s Scenario) Validate() error {
 			return fmt.Errorf("unknown bug %q (see syncsim bugs)", s.Config.Bug)
 		}
 	}
-	return validateOps(s.Ops, s.Config.Backends, false)
+	if r := s.Config.Retry; r.InitialDelay > maxRetryDelay || r.MaxDelay > maxRetryDelay {
+		return fmt.Errorf("retry delays initial=%v max=%v: each must be at most %v (30 days), so that retries stay inside the virtual clock's range",
+			r.InitialDelay, r.MaxDelay, maxRetryDelay)
+	}
+	if err := validateOps(s.Ops, s.Config.Backends, false); err != nil {
+		return err
+	}
+	return validateSpan(s.Ops)
+}
+
+// maxRetryDelay bounds a scenario's backoff delays (see maxScenarioAdvance).
+const maxRetryDelay = 30 * 24 * time.Hour
+
+// maxScenarioAdvance bounds the time a scenario's advances add up to. The
+// virtual clock spans the years int64 nanoseconds can hold (to 2262), and
+// retries and the liveness tail move time further, so a file asking for
+// centuries is an input error, not a panic deep in the clock.
+const maxScenarioAdvance = 100 * 365 * 24 * time.Hour
+
+// validateSpan checks that the advances, in groups too, stay within
+// maxScenarioAdvance (summed without overflow).
+func validateSpan(ops []Op) error {
+	var total time.Duration
+	var walk func(ops []Op) error
+	walk = func(ops []Op) error {
+		for _, o := range ops {
+			if o.Kind == OpGroup {
+				if err := walk(o.Ops); err != nil {
+					return err
+				}
+				continue
+			}
+			if o.Kind != OpAdvance {
+				continue
+			}
+			if o.Dur > maxScenarioAdvance-total {
+				return fmt.Errorf("advances add up to more than %v (100 years), past what the virtual clock can reach", maxScenarioAdvance)
+			}
+			total += o.Dur
+		}
+		return nil
+	}
+	return walk(ops)
 }
 
 // schedulerNone is the Config.Scheduler of a workspace without one.

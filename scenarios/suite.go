@@ -8,19 +8,28 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/workspace"
 )
 
 // SuiteOptions configure a whole-system property sweep.
 type SuiteOptions struct {
-	// NewStore is called once per scenario and returns the factory that
-	// opens the intent store under test. The simulated host calls that
-	// factory at every start (the first, and after each host restart) with a
-	// directory private to the scenario, so a durable store is reopened from
-	// what it wrote and one that forgets is caught. nil: the memory store.
+	// NewStore returns the factory that opens the intent store under test.
+	// It is called once per run — every scenario, and every candidate a
+	// shrink tries — so nothing a store keeps in memory leaks from one run
+	// into the next. The simulated host calls the factory at every start
+	// (the first, and after each host restart) with a directory private to
+	// the run, so a durable store is reopened from what it wrote and one
+	// that forgets is caught. The host closes each store it opened (when it
+	// has a Close method) before it opens the next. The store must
+	// implement scheduler.Lister as well: the host sets its alarm from the
+	// listed intents (schedulertest checks List). nil: the memory store.
 	NewStore func() sim.SchedulerFactory
-	// Seeds is the number of scenarios (0: -syncsim.seeds, else 300).
+	// Seeds is the number of scenarios (0: SYNCSIM_SEEDS, else 300).
+	// -syncsim.seeds on the command line wins, so that a report's rerun
+	// line pins one seed.
 	Seeds int
-	// FirstSeed is the first seed (0: -syncsim.seed, default 1).
+	// FirstSeed is the first seed (0: SYNCSIM_SEED, else 1).
+	// -syncsim.seed on the command line wins.
 	FirstSeed uint64
 	// Config shapes each scenario (zero: DefaultConfig with -syncsim.steps).
 	Config Config
@@ -39,13 +48,28 @@ type Failure struct {
 	Violation *sim.Violation
 	// Tail is the end of the run's trace, for the report.
 	Tail []string
+	// Store names the plugged-in store by its Go type ("" for the built-in
+	// store Scenario.Config names).
+	Store string
+	// Shrunk, when not nil, is the smallest scenario found that violates
+	// the same property with the same store (Check fills it for the
+	// failure it reports).
+	Shrunk *Scenario
+	// Replay holds the commands that run this seed again, each reproducing
+	// it exactly: Check puts first the calling test pinned to the seed;
+	// `syncsim replay -seed` is listed only for the built-in stores, which
+	// are the only ones the command can open.
+	Replay []string
 }
 
 // SweepReport is what a sweep saw.
 type SweepReport struct {
 	Seeds, Passed int
-	Failures      []Failure
-	Reach         Reach
+	FirstSeed     uint64
+	// Store names the plugged-in store by its Go type ("" when none).
+	Store    string
+	Failures []Failure
+	Reach    Reach
 }
 
 // Reach counts, over a sweep, how often each fault kind, retry status and
@@ -96,20 +120,18 @@ func (r Reach) Table() string {
 }
 
 // Sweep runs o.Seeds generated scenarios against the real workspace with
-// o.Scheduler plugged in and reports every violation.
+// o.NewStore's store plugged in and reports every violation.
 func Sweep(o SuiteOptions) (SweepReport, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return SweepReport{}, err
 	}
-	rep := SweepReport{Seeds: o.Seeds}
+	var store storeName
+	ro := o.runOptions(&store)
+	rep := SweepReport{Seeds: o.Seeds, FirstSeed: o.FirstSeed}
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
 		s := FromSeed(seed, o.Config)
-		ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision}
-		if o.NewStore != nil {
-			ro.Scheduler = o.NewStore()
-		}
 		r, err := Run(s, ro)
 		if err != nil {
 			return rep, fmt.Errorf("seed %d: %w", seed, err)
@@ -119,22 +141,47 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 			rep.Passed++
 			continue
 		}
-		rep.Failures = append(rep.Failures, Failure{Seed: seed, Scenario: s, Violation: r.Violation, Tail: r.Trace.Lines()})
+		f := Failure{Seed: seed, Scenario: s, Violation: r.Violation, Tail: r.Trace.Lines(), Store: store.get()}
+		if f.Store == "" && o.Config.Retry == (workspace.RetryOptions{}) && o.Config.MaxEntries == 0 {
+			f.Replay = []string{syncsimReplayLine(seed, o.Config)}
+		}
+		rep.Failures = append(rep.Failures, f)
 	}
+	rep.Store = store.get()
 	return rep, nil
+}
+
+// runOptions are the options of every run of the suite: a fresh factory
+// per run from NewStore, checked and named on the way.
+func (o SuiteOptions) runOptions(name *storeName) RunOptions {
+	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision}
+	if o.NewStore != nil {
+		ro.NewScheduler = func() sim.SchedulerFactory { return checkedFactory(o.NewStore(), name) }
+	}
+	return ro
 }
 
 // tailLines is how much of a failing trace a report shows.
 const tailLines = 24
 
+// withDefaults fills what o leaves zero. -syncsim.seeds and -syncsim.seed
+// given on the command line win over o (a report's rerun line pins one seed
+// that way, whatever the test's code says); their environment twins only
+// fill what o leaves zero.
 func (o SuiteOptions) withDefaults() (SuiteOptions, error) {
 	var err error
-	if o.Seeds == 0 {
-		if o.Seeds, err = seedsOr(300); err != nil {
+	switch {
+	case *flagSeeds > 0:
+		o.Seeds = *flagSeeds
+	case o.Seeds <= 0:
+		if o.Seeds, err = seedsOr(defaultSuiteSeeds); err != nil {
 			return o, err
 		}
 	}
-	if o.FirstSeed == 0 {
+	switch {
+	case *flagSeed > 0:
+		o.FirstSeed = *flagSeed
+	case o.FirstSeed == 0:
 		if o.FirstSeed, err = firstSeed(); err != nil {
 			return o, err
 		}
@@ -147,52 +194,49 @@ func (o SuiteOptions) withDefaults() (SuiteOptions, error) {
 	return o, nil
 }
 
-// Check is Sweep for a test: it fails t with a replayable report of the
-// first violation. A user checks their own store in a few lines:
+// defaultSuiteSeeds is the seed budget of a Sweep or Check that names none.
+const defaultSuiteSeeds = 300
+
+// Check is Sweep for a test: it fails t with a report of the first
+// violation, shrunk with the same store plugged in, naming the store and
+// ending in the line that runs the test again on that one seed. With -v it
+// logs how many seeds ran. A user checks their own store in a few lines:
 //
 //	func TestMyStoreInTheWholeSystem(t *testing.T) {
 //		scenarios.Check(t, scenarios.SuiteOptions{
 //			NewStore: func() sim.SchedulerFactory {
-//				return func(dir string) (scheduler.Scheduler, error) { return mystore.Open(dir) }
+//				return func(dir string) (scheduler.Scheduler, error) {
+//					return mystore.Open(filepath.Join(dir, "intents.db"))
+//				}
 //			},
 //		})
 //	}
 func Check(t testing.TB, o SuiteOptions) {
 	t.Helper()
+	o, err := o.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
 	rep, err := Sweep(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Failures) > 0 {
-		t.Fatalf("%d of %d scenarios failed; first:\n%s", len(rep.Failures), rep.Seeds, rep.Failures[0].Report())
+	t.Logf("scenarios.Check: %d seeds from %d, %d passed, %d failed (store %s)",
+		rep.Seeds, rep.FirstSeed, rep.Passed, len(rep.Failures), orBuiltIn(rep.Store, o.Config))
+	if len(rep.Failures) == 0 {
+		return
 	}
-}
-
-// Report renders the failure in the fixed shape every syncsim report has,
-// ending in the lines that replay it.
-func (f Failure) Report() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "SEED      %d\n", f.Seed)
-	fmt.Fprintf(&b, "PROFILE   %s\n", f.Scenario.Profile)
-	fmt.Fprintf(&b, "PROPERTY  %s\n", f.Violation.Property)
-	fmt.Fprintf(&b, "DETAIL    %s\n", strings.ReplaceAll(f.Violation.Detail, "\n", "\n          "))
-	fmt.Fprintf(&b, "OPS       %d steps\n", Steps(f.Scenario.Ops))
-	for _, op := range f.Scenario.Ops {
-		fmt.Fprintf(&b, "          %s\n", strings.ReplaceAll(op.String(), "\n", "\n          "))
+	f := rep.Failures[0]
+	var store storeName
+	note := ""
+	small, _, err := Shrink(f.Scenario, f.Violation.Property, ShrinkOptions{Run: o.runOptions(&store)})
+	if err == nil {
+		f.Shrunk = &small
+	} else {
+		// A store that fails differently on a second run of the same
+		// scenario is worth knowing about in itself.
+		note = fmt.Sprintf("(not shrunk: %v)\n", err)
 	}
-	b.WriteString("TRACE (last lines)\n")
-	for _, l := range f.Tail {
-		fmt.Fprintf(&b, "          %s\n", l)
-	}
-	c := f.Scenario.Config
-	fmt.Fprintf(&b, "REPLAY    syncsim replay -seed %d -steps %d -backends %d%s\n", f.Seed, c.Steps, c.Backends, bugFlag(c.Bug))
-	fmt.Fprintf(&b, "          go test ./scenarios -run TestSweep -syncsim.seed=%d -syncsim.seeds=1\n", f.Seed)
-	return b.String()
-}
-
-func bugFlag(bug string) string {
-	if bug == "" {
-		return ""
-	}
-	return " -bug " + bug
+	f.Replay = append([]string{goTestLine(t.Name(), f.Seed, o)}, f.Replay...)
+	t.Fatalf("%d of %d scenarios failed; first:\n%s%s", len(rep.Failures), rep.Seeds, f.Report(), note)
 }

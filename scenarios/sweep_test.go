@@ -21,6 +21,7 @@ func TestSweep(t *testing.T) {
 	}
 	t.Logf("%d seeds: %d passed\n%s", rep.Seeds, rep.Passed, rep.Reach.Table())
 	for _, f := range rep.Failures {
+		f.Replay = append(f.Replay, goTestLine(t.Name(), f.Seed, SuiteOptions{Config: f.Scenario.Config}))
 		t.Errorf("scenario failed:\n%s", f.Report())
 		break
 	}

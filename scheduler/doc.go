@@ -36,8 +36,11 @@
 //
 // A host with its own alarm (a Durable Object, the simulator) uses the
 // rule directly: AlarmRule.Next for the alarm time, AlarmRule.Due when it
-// fires, then set Handled to the firing time. alarm.go explains which
-// intents count: attempt <= maxAttempts, due after Handled.
+// fires, then rule = rule.Settle(handed, stored): the intents it handed
+// over and what the store holds afterwards. alarm.go explains which intents count: attempt <=
+// maxAttempts, and not equal to one already settled. (Remembering a firing
+// time instead strands an intent built before the alarm fired but stored
+// after it: the planted bug alarm-handled-time.)
 //
 // # Failure modes worth knowing
 //
@@ -46,5 +49,5 @@
 //     backends' intents. Always recompute from the whole store.
 //   - An exhausted intent stays stored with NotBefore in the past (SPEC §4:
 //     exhaustion never clears). Arming the alarm for it again would loop;
-//     Handled is what prevents that.
+//     AlarmRule.Settled is what prevents that.
 package scheduler

@@ -1,5 +1,5 @@
 // Package workspace is the system under test: the durable sync-retry state
-// machine of SPEC.md sections 1–7, re-implemented in Go. A host keeps files
+// machine of docs/SPEC.md sections 1–7, re-implemented in Go. A host keeps files
 // in a local Store, pushes them to container backends before each command
 // and pulls the command's changes back; when a pull cannot finish it records
 // one retry intent per backend in a scheduler.Scheduler and retries later

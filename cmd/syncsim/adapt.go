@@ -4,6 +4,7 @@ package main
 // and shrinker API of package scenarios.
 
 import (
+	"os"
 	"time"
 
 	"github.com/syncsim/syncsim/scenarios"
@@ -18,15 +19,32 @@ type shrinkOutcome struct {
 	budgetHit               bool
 }
 
-// shrinkScenario shrinks s keeping property violated.
-func shrinkScenario(s scenarios.Scenario, property string) (scenarios.Scenario, shrinkOutcome, error) {
-	small, st, err := scenarios.Shrink(s, property, scenarios.ShrinkOptions{})
+// shrinkScenario shrinks s keeping property violated. Once stop is closed
+// (an interrupt) the shrink ends at its next candidate with the smallest
+// scenario found so far, reported as stopped by the budget: the shrinker's
+// clock is the one thing that decides when to give up, so a clock that
+// jumps past the budget is how an interrupt reaches it. A nil stop never
+// fires.
+func shrinkScenario(s scenarios.Scenario, property string, stop <-chan struct{}) (scenarios.Scenario, shrinkOutcome, error) {
+	start := time.Now()
+	clock := func() time.Time {
+		select {
+		case <-stop:
+			return start.Add(interruptedClockJump)
+		default:
+			return time.Now()
+		}
+	}
+	small, st, err := scenarios.Shrink(s, property, scenarios.ShrinkOptions{Clock: clock})
 	out := shrinkOutcome{
 		stepsBefore: st.StepsBefore, stepsAfter: st.StepsAfter,
-		runs: st.Runs, elapsed: st.Elapsed, budgetHit: st.BudgetHit,
+		runs: st.Runs, elapsed: time.Since(start), budgetHit: st.BudgetHit,
 	}
 	return small, out, err
 }
+
+// interruptedClockJump is far past any shrink budget.
+const interruptedClockJump = 1000 * time.Hour
 
 // fileCase is one scenario of a scenario file with what it expects.
 type fileCase struct {
@@ -37,6 +55,13 @@ type fileCase struct {
 
 // readScenarioFile parses every case of a scenario file.
 func readScenarioFile(path string) ([]fileCase, error) {
+	// Open first, so that a missing file is reported as the OS says it
+	// ("open x.txt: no such file or directory"), not through the parser.
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
 	cases, err := scenarios.ParseFile(path)
 	if err != nil {
 		return nil, err

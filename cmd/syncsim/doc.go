@@ -10,6 +10,7 @@ Usage:
 	syncsim shrink FILE | -seed S [-o OUT]   shrink a failure to a short file
 	syncsim explain FILE | -seed S -html OUT.html
 	syncsim hunt [-bug NAME|all] [-seeds N]  find and shrink the planted bugs
+	syncsim merge [-json] SHARD.json...      combine the shards of one sweep
 	syncsim bugs                             the planted-bug catalogue
 	syncsim help [SUBCOMMAND]                help; also -h on any subcommand
 
@@ -23,9 +24,12 @@ Flags and FILE arguments may come in any order ("--" ends the flags).
 	   (-shard 3/2, -bug nope), a missing or unreadable file, a broken
 	   scenario file (the message names file:line). The reason is one line
 	   on stderr.
+	130  run only: SIGINT or SIGTERM ended the sweep; what ran is
+	   summarised and every failure found is saved.
 
 With -json a subcommand writes exactly one JSON object on stdout and
-nothing else there; everything else goes to stderr.
+nothing else there; everything else goes to stderr. A usage or input error
+under -json prints {"error": REASON, "exit_code": 2}.
 
 # Flags that shape a scenario
 
@@ -49,9 +53,12 @@ written for the file's own bug).
 
 # syncsim run
 
-Sweeps seeds first, first+1, ... on -workers goroutines, shrinks each
-failure and saves it under -save, prints one report per failure and ends
-with a one-line summary of measured figures:
+Sweeps seeds first, first+1, ... on -workers goroutines; as each failure is
+found (in seed order) shrinks it, saves it under -save and prints its
+report; ends with a one-line summary of measured figures. SIGINT or SIGTERM
+stops at a seed boundary (the seeds in flight finish), still prints the
+summary (or the -json object, "interrupted": true) and exits 130; a second
+signal quits at once.
 
 	syncsim: 10000 seeds (first 1), 10000 passed, 0 failed, 254263 steps, 3.3M events, 383.8 h simulated in 8.0s (1258 scenarios/s, 410k events/s)
 
@@ -88,7 +95,7 @@ A progress bar is drawn on stderr when stderr is a terminal and -json is off.
 
 A failure report has a fixed shape and ends in the lines to paste:
 
-	--- FAIL 1 of 1: seed 4, property alarm
+	--- FAIL 1: seed 4, property alarm
 	SEED      4
 	CONFIG    steps=30 backends=2 scheduler=memory bug=single-alarm
 	PROFILE   restart=0.3 lost-identity=0.3 ...
@@ -117,10 +124,19 @@ A sweep too big for one machine is split into n jobs that run
 	syncsim run -seed S -seeds N -shard i/n -json > shard-i.json
 
 for i = 0..n-1 (a CI job matrix, Kubernetes indexed jobs). The shards are
-disjoint and together cover exactly the seeds of the unsharded sweep. Their
-JSON summaries merge by summing the counts (seeds, passed, failed, steps,
-events, sim_seconds) and concatenating failures (sort by seed); the rates
-are per shard. With -max-failures each shard stops on its own.
+disjoint and together cover exactly the seeds of the unsharded sweep. With
+-max-failures each shard stops on its own.
+
+	syncsim merge [-json] shard-*.json
+
+checks that the summaries are one sweep's disjoint, complete split (the same
+first_seed, seeds_total and shape; each shard i/n exactly once; every
+failure inside its own shard) and exits 2 naming the problem otherwise. It
+sums the counts (seeds, passed, failed, steps, events, sim_seconds,
+wall_seconds), lists the failures by seed, and recomputes the rates over the
+summed shard time. Exit 1 when any shard failed or did not run all its
+seeds (complete: false; a stderr line per such shard), else 0.
+.github/workflows/nightly.yml runs the split and the merge.
 
 # syncsim replay
 
@@ -156,7 +172,9 @@ steps_before, steps_after, shrink_seconds, runs, budget_hit, file}.
 
 Runs the first case once with the full trace and writes one self-contained
 HTML timeline (no network fetches): a lane per backend and one for the
-host, virtual time across, the violation marked. Exit 0 once it is written.
+host, virtual time across, the violation marked. The page is written
+either way; the exit code is replay -seed's: 1 when a property was violated,
+0 when every property held.
 
 # syncsim hunt
 

@@ -200,3 +200,29 @@ func checkWorkers(w int) error {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
+
+// countFlag is a uint64 count whose parse error says what is wanted (the
+// flag package's own says only "parse error" for -seeds -1).
+type countFlag uint64
+
+func newCountFlag(fs *flag.FlagSet, name string, def uint64, usage string) *uint64 {
+	v := def
+	fs.Var((*countFlag)(&v), name, usage)
+	return &v
+}
+
+func (c *countFlag) String() string {
+	if c == nil {
+		return "0"
+	}
+	return strconv.FormatUint(uint64(*c), 10)
+}
+
+func (c *countFlag) Set(v string) error {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return errors.New("want a whole number of 1 or more")
+	}
+	*c = countFlag(n)
+	return nil
+}

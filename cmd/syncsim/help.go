@@ -39,7 +39,8 @@ Run 'syncsim help SUBCOMMAND' (or 'syncsim SUBCOMMAND -h') for its flags.
 
 Exit codes: 0 every property held; 1 a property failed or a file's
 expectation was not met; 2 a usage or input error, explained in one line
-on stderr. With -json, stdout holds exactly one JSON object.
+on stderr; 130 run was interrupted (SIGINT, SIGTERM) after printing what
+ran. With -json, stdout holds exactly one JSON object.
 `)
 	io.WriteString(w, b.String())
 }

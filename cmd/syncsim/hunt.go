@@ -49,7 +49,7 @@ func cmdHunt(e env, args []string) int {
 	fs := newFlagSet("hunt")
 	var shape shapeFlags
 	shape.register(fs)
-	seeds := fs.Uint64("seeds", defaultHuntSeeds, "seed budget per bug, from seed 1")
+	seeds := newCountFlag(fs, "seeds", defaultHuntSeeds, "`N` seeds per bug, from seed 1")
 	workers := fs.Int("workers", defaultWorkers(), "seeds run in parallel")
 	save := fs.String("save", "", "directory for the shrunk scenarios (none when empty)")
 	jsonOut := fs.Bool("json", false, "write one JSON object on stdout and nothing else there")
@@ -125,7 +125,7 @@ func huntBug(b scenarios.Bug, c scenarios.Config, seeds uint64, workers int, sav
 		return hb, nil
 	}
 	f := t.failures[0]
-	shrinkFailure(f, save)
+	shrinkFailure(f, save, nil)
 	j := f.json(c)
 	hb.Found = true
 	hb.SeedsToFirstFailure = f.seed - huntFirstSeed + 1

@@ -31,6 +31,8 @@ type runJSON struct {
 	Passed          int           `json:"passed"`
 	Failed          int           `json:"failed"`
 	StoppedEarly    bool          `json:"stopped_early"` // -max-failures reached
+	Interrupted     bool          `json:"interrupted"`   // SIGINT or SIGTERM ended the sweep early
+	SeedsTotal      uint64        `json:"seeds_total"`   // -seeds: the whole range all shards split
 	Events          int64         `json:"events"`
 	SimSeconds      float64       `json:"sim_seconds"`
 	WallSeconds     float64       `json:"wall_seconds"`
@@ -60,6 +62,7 @@ func runSummaryJSON(sp sweepSpec, t totals, wall time.Duration) runJSON {
 		Seeds: t.seeds, FirstSeed: sp.first, SeedsPlanned: sp.seeds(), Shard: sp.shard.String(),
 		Bug: sp.cfg.Bug, Steps: t.steps, Backends: sp.cfg.Backends, Scheduler: sp.cfg.Scheduler,
 		ScenarioSteps: sp.cfg.Steps, Passed: t.passed, Failed: len(t.failures), StoppedEarly: t.stopped,
+		Interrupted: t.interrupted, SeedsTotal: sp.count,
 		Events: t.events, SimSeconds: t.sim.Seconds(), WallSeconds: wall.Seconds(),
 		ScenariosPerSec: rate(float64(t.seeds), wall), EventsPerSec: rate(float64(t.events), wall),
 		Workers: sp.workers, Failures: []failureJSON{},

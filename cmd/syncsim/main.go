@@ -30,6 +30,9 @@ func main() {
 // os.Stderr directly, so tests call run in-process.
 type env struct {
 	stdout, stderr io.Writer
+	// json: the arguments ask for -json, so a usage or input error also
+	// prints a JSON object on stdout (a script reading stdout gets one).
+	json bool
 }
 
 // command is one subcommand: its name, a one-line summary for help, and
@@ -51,6 +54,7 @@ func init() {
 		{"shrink", "shrink [flags] FILE [-o OUT]\n       syncsim shrink -seed S [flags] [-o OUT]", "shrink a failing scenario to a short file", cmdShrink},
 		{"explain", "explain [flags] FILE -html OUT.html\n       syncsim explain -seed S [flags] -html OUT.html", "render a scenario's run as a self-contained HTML timeline", cmdExplain},
 		{"hunt", "hunt [-bug NAME|all] [-seeds N] [flags]", "find, shrink and time every planted bug", cmdHunt},
+		{"merge", "merge [-json] SHARD.json...", "combine the -json summaries of the shards of one sweep", cmdMerge},
 		{"bench", "bench [-json] [-seeds N] [-quick]", "measure the harness's speed, overhead and memory on this machine", cmdBench},
 		{"bugs", "bugs [-json]", "list the planted-bug catalogue (name<TAB>class)", cmdBugs},
 		{"help", "help [SUBCOMMAND]", "show help for syncsim or a subcommand", cmdHelp},
@@ -67,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "-h", "-help", "--help":
 		return cmdHelp(e, nil)
 	}
+	e.json = wantsJSON(args[1:])
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(e, args[1:])
@@ -83,6 +88,7 @@ func usageError(e env, sub, reason string) int {
 		prefix, more = "syncsim "+sub, "syncsim help "+sub
 	}
 	fmt.Fprintf(e.stderr, "%s: %s (run '%s')\n", prefix, reason, more)
+	jsonError(e, reason)
 	return exitUsage
 }
 
@@ -90,5 +96,32 @@ func usageError(e env, sub, reason string) int {
 // used (a missing file, a broken scenario) and returns exitUsage.
 func inputError(e env, sub string, err error) int {
 	fmt.Fprintf(e.stderr, "syncsim %s: %s\n", sub, oneLine(err.Error()))
+	jsonError(e, oneLine(err.Error()))
 	return exitUsage
+}
+
+// errorJSON is the one object -json prints when the input was unusable.
+type errorJSON struct {
+	Error    string `json:"error"`
+	ExitCode int    `json:"exit_code"`
+}
+
+// jsonError prints errorJSON on stdout when -json was asked for.
+func jsonError(e env, reason string) {
+	if e.json {
+		writeJSON(e.stdout, errorJSON{Error: reason, ExitCode: exitUsage})
+	}
+}
+
+// wantsJSON reports whether -json (or -json=true) comes before any "--".
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-json", "--json", "-json=true", "--json=true":
+			return true
+		}
+	}
+	return false
 }

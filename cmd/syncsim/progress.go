@@ -53,3 +53,11 @@ func (p *progress) finish() {
 		p.bar.Clear()
 	}
 }
+
+// clear wipes the bar off the line so that a report printed mid-sweep
+// starts clean; the next set draws it again.
+func (p *progress) clear() {
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+}

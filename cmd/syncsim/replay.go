@@ -154,21 +154,18 @@ func writeVerdict(w io.Writer, c replayCase, j replayCaseJSON) {
 	switch {
 	case j.ExpectationMet != nil && !*j.ExpectationMet:
 		fmt.Fprintf(w, "syncsim replay: %s: expectation not met (-want +got):\n%s", c.pos, j.Diff)
+	case j.ExpectationMet != nil && j.Violation != nil:
+		// A saved failure: it fails as recorded, which is why it exits 0.
+		fmt.Fprintf(w, "syncsim replay: %s: property %s violated at %s, the failure this file records (exit 0: it reproduces): %s\n",
+			c.pos, j.Violation.Property, offset(secondsDuration(j.Violation.AtSeconds)), firstLine(j.Violation.Detail))
 	case j.ExpectationMet != nil:
-		fmt.Fprintf(w, "syncsim replay: %s: expectation met (%s)\n", c.pos, verdictWord(j.Violation))
+		fmt.Fprintf(w, "syncsim replay: %s: every property held, as the file expects\n", c.pos)
 	case j.Violation != nil:
-		fmt.Fprintf(w, "syncsim replay: %s: property %s violated at +%gs: %s\n", c.pos, j.Violation.Property,
-			j.Violation.AtSeconds, firstLine(j.Violation.Detail))
+		fmt.Fprintf(w, "syncsim replay: %s: property %s violated at %s: %s\n", c.pos, j.Violation.Property,
+			offset(secondsDuration(j.Violation.AtSeconds)), firstLine(j.Violation.Detail))
 	default:
 		fmt.Fprintf(w, "syncsim replay: %s: every property held\n", c.pos)
 	}
-}
-
-func verdictWord(v *violationJSON) string {
-	if v == nil {
-		return "ok"
-	}
-	return "violation " + v.Property
 }
 
 func firstLine(s string) string {

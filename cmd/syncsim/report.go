@@ -20,13 +20,14 @@ const corpusDir = "scenarios/testdata/corpus"
 // writeReport prints one failure in a fixed shape (STYLE 9): SEED, PROFILE,
 // PROPERTY, DETAIL, LAST TRACE LINES, SHRUNK, and REPLAY, whose lines are
 // the commands to paste.
-func writeReport(w io.Writer, f *failure, c scenarios.Config, i, n int) {
+// It is printed as soon as the failure is found, i counting from 1.
+func writeReport(w io.Writer, f *failure, c scenarios.Config, i int) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- FAIL %d of %d: seed %d, property %s\n", i, n, f.seed, f.property)
+	fmt.Fprintf(&b, "--- FAIL %d: seed %d, property %s\n", i, f.seed, f.property)
 	fmt.Fprintf(&b, "SEED      %d\n", f.seed)
 	fmt.Fprintf(&b, "CONFIG    steps=%d backends=%d scheduler=%s bug=%s\n", c.Steps, c.Backends, c.Scheduler, orNone(c.Bug))
 	fmt.Fprintf(&b, "PROFILE   %s\n", f.scenario.Profile)
-	fmt.Fprintf(&b, "PROPERTY  %s at +%s\n", f.property, f.at)
+	fmt.Fprintf(&b, "PROPERTY  %s at %s\n", f.property, offset(f.at))
 	b.WriteString("DETAIL\n")
 	detail := strings.Split(strings.TrimRight(f.detail, "\n"), "\n")
 	if len(detail) > maxDetailLines {
@@ -65,6 +66,9 @@ func (f *failure) shrunkLine() string {
 	if f.budgetHit {
 		s += ", stopped by the shrink budget"
 	}
+	if f.shrunkSeed != 0 && f.shrunkSeed != f.seed {
+		s += fmt.Sprintf("; the file runs under seed %d (the shrinker re-drew the random choices)", f.shrunkSeed)
+	}
 	switch {
 	case f.file != "":
 		s = f.file + ": " + s
@@ -90,8 +94,11 @@ func summaryLine(sp sweepSpec, t totals, wall time.Duration) string {
 		where += ", shard " + sp.shard.String()
 	}
 	s := fmt.Sprintf("syncsim: %d seeds (%s), %d passed, %d failed", t.seeds, where, t.passed, len(t.failures))
-	if t.stopped {
+	switch {
+	case t.stopped:
 		s += fmt.Sprintf(" (stopped at -max-failures %d)", sp.maxFailures)
+	case t.interrupted:
+		s += fmt.Sprintf(" (interrupted after %d of %d seeds)", t.seeds, sp.seeds())
 	}
 	return s + fmt.Sprintf(", %d steps, %s events, %s simulated in %s (%s scenarios/s, %s events/s)",
 		t.steps, humanCount(float64(t.events)), humanSim(t.sim), humanWall(wall),

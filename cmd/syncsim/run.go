@@ -41,7 +41,7 @@ func (f *runFlags) flagSet() *flag.FlagSet {
 	fs := newFlagSet("run")
 	f.shape.register(fs)
 	fs.Var(&f.seed, "seed", "first `seed` S (random when omitted, and always printed)")
-	fs.Uint64Var(&f.seeds, "seeds", defaultSeeds, "seeds in the sweep (across all shards)")
+	fs.Var((*countFlag)(&f.seeds), "seeds", "`N` seeds in the sweep (across all shards)")
 	fs.IntVar(&f.workers, "workers", defaultWorkers(), "seeds run in parallel")
 	fs.Var(&f.shard, "shard", "run shard `i/n` (0-based): the seeds where (seed-first) % n == i")
 	fs.BoolVar(&f.checkDeterminism, "check-determinism", false, "run every seed twice and compare trace hashes")
@@ -53,7 +53,7 @@ func (f *runFlags) flagSet() *flag.FlagSet {
 }
 
 func cmdRun(e env, args []string) int {
-	var f runFlags
+	f := runFlags{seeds: defaultSeeds}
 	fs := f.flagSet()
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -94,6 +94,20 @@ func cmdRun(e env, args []string) int {
 
 	bar := newProgress(e.stderr, !f.json, int64(sp.seeds()))
 	sp.progress = bar.set
+	stop, release := notifyInterrupt(e, "run")
+	defer release()
+	sp.stop = stop
+	sp.found = func(fl *failure, i int) {
+		if f.shrink {
+			shrinkFailure(fl, f.save, stop)
+		}
+		if f.json {
+			fmt.Fprintln(e.stderr, foundLine(fl, i))
+			return
+		}
+		bar.clear()
+		writeReport(e.stdout, fl, cfg, i)
+	}
 	start := time.Now()
 	t := sweep(sp)
 	wall := time.Since(start)
@@ -102,26 +116,31 @@ func cmdRun(e env, args []string) int {
 		fmt.Fprintf(e.stderr, "syncsim run: %s\n", oneLine(t.err.Error()))
 		return exitUsage
 	}
-	if f.shrink {
-		for _, fl := range t.failures {
-			shrinkFailure(fl, f.save)
-		}
-	}
 	if f.json {
 		if err := writeJSON(e.stdout, runSummaryJSON(sp, t, wall)); err != nil {
 			fmt.Fprintf(e.stderr, "syncsim run: %v\n", err)
 			return exitUsage
 		}
 	} else {
-		for i, fl := range t.failures {
-			writeReport(e.stdout, fl, cfg, i+1, len(t.failures))
-		}
 		fmt.Fprintln(e.stdout, summaryLine(sp, t, wall))
 	}
-	if len(t.failures) > 0 {
+	switch {
+	case t.interrupted:
+		return exitInterrupted
+	case len(t.failures) > 0:
 		return exitFail
 	}
 	return exitOK
+}
+
+// foundLine is the stderr line for a failure found under -json, where
+// stdout holds only the final object.
+func foundLine(f *failure, i int) string {
+	s := fmt.Sprintf("syncsim: failure %d: seed %d, property %s", i, f.seed, f.property)
+	if f.file != "" {
+		s += "; saved " + f.file
+	}
+	return s
 }
 
 // randomSeed picks the first seed when -seed is omitted: the only random

@@ -11,16 +11,18 @@ import (
 // shrinkFailure shrinks a sweep's failure keeping its property and, when
 // dir is not "", saves the shrunk scenario there. Errors are recorded on f
 // for the report: a failure stays a failure whether or not it shrinks.
-func shrinkFailure(f *failure, dir string) {
+// Once stop is closed the shrink ends early and what it reached is saved.
+func shrinkFailure(f *failure, dir string, stop <-chan struct{}) {
 	if f.shrinkSkipped != "" {
 		return
 	}
-	small, st, err := shrinkScenario(f.scenario, f.property)
+	small, st, err := shrinkScenario(f.scenario, f.property, stop)
 	if err != nil {
 		f.shrinkErr = err
 		return
 	}
 	f.stepsBefore, f.stepsAfter = st.stepsBefore, st.stepsAfter
+	f.shrunkSeed = small.Seed
 	f.shrinkTime, f.shrinkRuns, f.budgetHit = st.elapsed, st.runs, st.budgetHit
 	if dir == "" {
 		return
@@ -66,7 +68,7 @@ func cmdShrink(e env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	small, st, err := shrinkScenario(c.scenario, prop)
+	small, st, err := shrinkScenario(c.scenario, prop, nil)
 	if err != nil {
 		return inputError(e, "shrink", fmt.Errorf("%s: %w", c.pos, err))
 	}

@@ -37,6 +37,15 @@ type sweepSpec struct {
 	// progress, when set, is called from the collecting goroutine with the
 	// number of seeds committed so far.
 	progress func(done int)
+	// found, when set, is called from the collecting goroutine with each
+	// failure as it is committed, in seed order, so that a failure is
+	// shrunk, saved and reported before the sweep goes on: an interrupted
+	// or killed sweep keeps what it found.
+	found func(f *failure, i int)
+	// stop, when closed (an interrupt), ends the sweep at a seed boundary:
+	// no seed is handed out any more, the seeds in flight finish, and the
+	// totals cover the committed prefix.
+	stop <-chan struct{}
 }
 
 // seeds is how many seeds this shard runs: k = 0, 1, ... take
@@ -70,6 +79,7 @@ type failure struct {
 	stepsBefore   int
 	stepsAfter    int
 	shrinkTime    time.Duration
+	shrunkSeed    uint64 // the shrunk scenario's seed; the shrinker may re-draw it
 	shrinkRuns    int
 	shrinkErr     error
 	saveErr       error
@@ -86,8 +96,10 @@ type totals struct {
 	events   int64
 	sim      time.Duration
 	failures []*failure
-	stopped  bool  // maxFailures was reached before the last seed
-	err      error // a run could not be set up: the sweep stopped there
+	stopped  bool // maxFailures was reached before the last seed
+	// interrupted: stop was closed before the last seed was committed.
+	interrupted bool
+	err         error // a run could not be set up: the sweep stopped there
 }
 
 func (t *totals) add(o outcome) {
@@ -124,6 +136,15 @@ func sweep(sp sweepSpec) totals {
 	results := make(chan outcome, workers)
 	window := make(chan struct{}, workers*windowPerWorker)
 	done := make(chan struct{})
+	var once sync.Once
+	finish := func() { once.Do(func() { close(done) }) }
+	go func() { // an interrupt stops the dispatcher like an early stop
+		select {
+		case <-sp.stop:
+			finish()
+		case <-done:
+		}
+	}()
 
 	go func() { // dispatcher: hands out seed indexes, at most a window ahead
 		defer close(jobs)
@@ -168,18 +189,34 @@ func sweep(sp sweepSpec) totals {
 			next++
 			<-window
 			t.add(o)
+			if o.fail != nil && sp.found != nil {
+				sp.found(o.fail, len(t.failures))
+			}
 			if sp.progress != nil {
 				sp.progress(t.seeds)
 			}
 			if t.err != nil || (sp.maxFailures > 0 && len(t.failures) >= sp.maxFailures) {
 				stopped = true
 				t.stopped = next < n
-				close(done)
+				finish()
 				break
 			}
 		}
 	}
+	finish()
+	// An interrupt that came too late to cut anything off is no interrupt.
+	t.interrupted = interrupted(sp.stop) && !t.stopped && t.err == nil && uint64(t.seeds) < n
 	return t
+}
+
+// interrupted reports whether stop is closed (nil never is).
+func interrupted(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // runSeed runs one seed (twice with checkDeterminism) with a bounded trace.

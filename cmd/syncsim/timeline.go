@@ -10,8 +10,9 @@ import (
 
 // cmdExplain runs one scenario (the first case of FILE, or -seed) with its
 // full trace and writes the self-contained HTML timeline that
-// renderExplainHTML (explain.go) draws. Exit 0 when the page is written,
-// whether or not a property failed: the page marks the violation.
+// renderExplainHTML (explain.go) draws. The page is written either way
+// (it marks the violation); the exit code is replay's: 1 when a property
+// was violated, 0 when every property held.
 func cmdExplain(e env, args []string) int {
 	fs := newFlagSet("explain")
 	var shape shapeFlags
@@ -47,5 +48,8 @@ func cmdExplain(e env, args []string) int {
 		verdict = "property " + v.Property + " violated"
 	}
 	fmt.Fprintf(e.stdout, "syncsim: wrote %s (%s: %s, %d trace lines)\n", *out, c.pos, verdict, r.Trace.Len())
+	if r.Violation != nil {
+		return exitFail
+	}
 	return exitOK
 }

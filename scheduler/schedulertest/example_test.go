@@ -3,6 +3,8 @@ package schedulertest_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -11,7 +13,8 @@ import (
 )
 
 // mapScheduler is a user's own tiny Scheduler: a locked map that clones on
-// the way in and out.
+// the way in and out, and lists its intents sorted by backend (a host sets
+// its alarm from List).
 type mapScheduler struct {
 	mu sync.Mutex
 	m  map[string]scheduler.Intent
@@ -36,6 +39,16 @@ func (s *mapScheduler) Clear(_ context.Context, b string) error {
 	defer s.mu.Unlock()
 	delete(s.m, b)
 	return nil
+}
+
+func (s *mapScheduler) List(context.Context) ([]scheduler.Intent, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]scheduler.Intent, 0, len(s.m))
+	for _, b := range slices.Sorted(maps.Keys(s.m)) {
+		out = append(out, s.m[b].Clone())
+	}
+	return out, nil
 }
 
 // forgetfulScheduler is the same map with a classic bug: it drops the

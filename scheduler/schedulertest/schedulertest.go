@@ -40,6 +40,11 @@ type Options struct {
 	// NoEmptyBackend skips the backend id "" (SPEC 1.3 allows it: an
 	// fs-only workspace serialises on "").
 	NoEmptyBackend bool
+	// NoList declares that the store does not implement scheduler.Lister.
+	// The workspace does not need List, but a host does: the simulated host
+	// (scenarios.Check) and scheduler.NewWaker list the intents to set the
+	// alarm. Without NoList a store that lacks List fails the Lister check.
+	NoList bool
 }
 
 // check is one named conformance property, run on a fresh instance.
@@ -60,6 +65,7 @@ var checks = []check{
 	{"NoAliasing", checkNoAliasing},
 	{"Durable", checkDurable},
 	{"Concurrent", checkConcurrent},
+	{"Lister", checkLister},
 	{"ListSorted", checkListSorted},
 }
 
@@ -116,6 +122,7 @@ func runCheck(ch check, open Opener, opts Options) (errs []error) {
 		errs = c.errs
 	}()
 	ch.run(c)
+	c.hintPrecision()
 	return c.errs
 }
 
@@ -126,6 +133,9 @@ type checker struct {
 	s    scheduler.Scheduler
 	opts Options
 	errs []error
+	// truncatedTo is the coarsest precision some NotBefore that came back
+	// wrong matched once truncated to it, for a hint (0: none).
+	truncatedTo time.Duration
 }
 
 func (c *checker) errorf(format string, args ...any) {
@@ -171,7 +181,44 @@ func (c *checker) expect(label, backend string, want *scheduler.Intent) {
 // included, NotBefore as an instant at the declared precision.
 func (c *checker) same(want, got scheduler.Intent) bool {
 	want.NotBefore = want.NotBefore.Truncate(c.opts.TimePrecision)
-	return want.Equal(got)
+	if want.Equal(got) {
+		return true
+	}
+	for _, p := range hintPrecisions {
+		w := want
+		w.NotBefore = w.NotBefore.Truncate(p)
+		if p > c.opts.TimePrecision && w.Equal(got) {
+			c.truncatedTo = max(c.truncatedTo, p)
+			break
+		}
+	}
+	return false
+}
+
+// hintPrecisions are the precisions a store commonly keeps NotBefore at.
+var hintPrecisions = []time.Duration{time.Microsecond, time.Millisecond, time.Second}
+
+// hintPrecision adds, once per check, the likely cause of NotBefore
+// mismatches: a store that keeps coarser time than declared fails every
+// check that compares intents, and the fix is one option.
+func (c *checker) hintPrecision() {
+	if c.truncatedTo > 0 {
+		c.errorf("hint: the intents that came back wrong match once NotBefore is truncated to %v; "+
+			"if that is the store's precision, declare schedulertest.Options{TimePrecision: %s}", c.truncatedTo, durationLiteral(c.truncatedTo))
+	}
+}
+
+// durationLiteral spells d as Go source.
+func durationLiteral(d time.Duration) string {
+	switch d {
+	case time.Second:
+		return "time.Second"
+	case time.Millisecond:
+		return "time.Millisecond"
+	case time.Microsecond:
+		return "time.Microsecond"
+	}
+	return fmt.Sprintf("%d", int64(d))
 }
 
 // lister returns the scheduler as a Lister, if it is one.

@@ -1,0 +1,24 @@
+package scenarios_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/syncsim/syncsim/scenarios"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim"
+)
+
+// TestMyStoreInTheWholeSystem is the README's whole-system snippet,
+// compiled and run here with the SQLite store standing in for the reader's
+// own; the README test in cmd/syncsim checks that the README shows this
+// function verbatim. The simulated host closes each store it opens.
+func TestMyStoreInTheWholeSystem(t *testing.T) {
+	scenarios.Check(t, scenarios.SuiteOptions{
+		NewStore: func() sim.SchedulerFactory { // once per run
+			return func(dir string) (scheduler.Scheduler, error) { // at every host start
+				return scheduler.OpenSQLite(filepath.Join(dir, "intents.db")) // your store
+			}
+		},
+	})
+}
