@@ -58,5 +58,7 @@
 // pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
 // the cursor never covers an entry the local store lacks), host-write (an
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
-// store failure the harness did not inject), and the liveness properties.
+// store failure the harness did not inject), and the liveness properties,
+// liveness-converge among them (a lost log converges unless a truncation
+// was outrun before the host could see it: sim/host_truncation.go).
 package model

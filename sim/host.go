@@ -157,6 +157,7 @@ type Host struct {
 	served       servedLedger       // which entries each backend served first
 	acked        ackedWrites        // host writes the workspace acknowledged
 	fifo         fifoLedger         // per-backend read-then-write sections
+	truncs       truncationWatch    // lost logs the host could not see
 	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
 	secrets      []*faults.Secrets  // every planter, containers first
 	storeSecrets *faults.Secrets    // the intent store's, across host starts

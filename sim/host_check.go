@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,7 +30,7 @@ func (v *Violation) Error() string {
 var Properties = []string{
 	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
-	"liveness-intents", "liveness-files", "liveness-push", "host-write", "store-error", "secrecy",
+	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
 	"complete-at-target", "fifo", "fetch-through",
@@ -217,6 +218,11 @@ func (h *Host) Liveness() *Violation {
 			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
 		remote := c.Files()
+		if h.wiped[i] && !h.truncs.isBlind(i) {
+			if v := h.checkConverged(h.names[i], local, remote); v != nil {
+				return v
+			}
+		}
 		if h.wiped[i] && !h.reconnected[i] {
 			continue
 		}
@@ -235,6 +241,30 @@ func (h *Host) Liveness() *Violation {
 	}
 	h.event("-", "liveness", "ok")
 	return h.traceSecrecy()
+}
+
+// checkConverged is liveness-converge: after the fault-free tail, even a
+// backend whose log was truncated or replaced has every file its remote
+// holds now, container-side, with the remote's content — the divergence
+// reset and reconcile (SPEC 6.3, 6.4, 6.6) must have brought the new log
+// in. Files the old log made may linger locally (a deletion lost with the
+// log is never replayed), and host-side files are liveness-push's.
+func (h *Host) checkConverged(name string, local, remote []workspace.File) *Violation {
+	have := make(map[string][]byte, len(local))
+	for _, f := range local {
+		have[f.Path] = f.Content
+	}
+	for _, f := range remote {
+		if strings.HasPrefix(f.Path, hostPrefix) {
+			continue
+		}
+		got, ok := have[f.Path]
+		if !ok || !bytes.Equal(got, f.Content) {
+			return h.fail("liveness-converge", fmt.Sprintf("backend %s: after its log was lost and the fault-free tail, remote %s (rev %d) = %q is not in the local store (local has %q, present %t)",
+				name, f.Path, f.Rev, f.Content, got, ok))
+		}
+	}
+	return nil
 }
 
 func diffFiles(local, remote []workspace.File) string {

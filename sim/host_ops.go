@@ -352,12 +352,14 @@ func (h *Host) AdvanceTo(t time.Time) *Violation {
 func (h *Host) Crash(b int) {
 	h.containers[b].Crash(1)
 	h.wiped[b], h.reconnected[b] = true, true
+	h.truncs.replaced(b)
 	h.faultEvent(b, "crash")
 }
 
 func (h *Host) Restart(b int) {
 	h.containers[b].Restart()
 	h.wiped[b], h.reconnected[b] = true, true
+	h.truncs.replaced(b)
 	h.faultEvent(b, "restart")
 }
 
@@ -369,6 +371,7 @@ func (h *Host) LoseIdentity(b int, none bool) {
 func (h *Host) Truncate(b int) {
 	h.containers[b].TruncateLog()
 	h.wiped[b], h.reconnected[b] = true, false
+	h.truncs.truncated(b, h.containers[b].Watermarks().CurrentRev)
 	h.faultEvent(b, "truncated-log")
 }
 
@@ -410,12 +413,14 @@ func (h *Host) drainRecords() {
 		h.drained[i] = c.AppendRecordSince(h.drained[i][:0], h.marks[i])
 		h.marks[i] += len(h.drained[i])
 		h.served.note(i, c.Epoch(), h.drained[i])
+		h.truncs.note(i, h.drained[i])
 		for _, call := range h.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
 			}
 			if call.Armed && (call.Fault == faults.Crash || call.Fault == faults.Restart) {
 				h.wiped[i], h.reconnected[i] = true, true
+				h.truncs.replaced(i)
 			}
 			h.lineBuf = call.AppendText(h.lineBuf[:0])
 			h.eventBytes(call.Actor, "rt", h.lineBuf)

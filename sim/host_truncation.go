@@ -1,0 +1,62 @@
+package sim
+
+import "github.com/syncsim/syncsim/faults"
+
+// truncationWatch follows each backend's last log truncation under a live
+// connection to the first fetch after it, to tell whether the host can
+// still converge (property liveness-converge).
+//
+// NB: the original detects a truncated log only by comparing revisions
+// (SPEC 6.3 step 3, 6.4 step 3: fetchDiverged = currentCursor < after; 6.6
+// reconcile: currentRev < the local cursor's rev). When the truncated log
+// grows back past the host's cursor before the host fetches again, the new
+// entries at revisions the host already passed are invisible to it for
+// good: `exec; truncate; exec` on one backend (corpus
+// spec-truncation-outrun-is-invisible.txt) leaves the second command's
+// file unpulled, faithfully to the contract. Such a backend is "blind" and
+// is not held to convergence; every other lost log is.
+type truncationWatch struct {
+	pending []bool  // a truncation awaits its first fetch
+	after   []int64 // the remote's current revision right after it
+	blind   []bool  // the first fetch after it could not see it
+}
+
+func (w *truncationWatch) grow(n int) {
+	for len(w.pending) < n {
+		w.pending = append(w.pending, false)
+		w.after = append(w.after, 0)
+		w.blind = append(w.blind, false)
+	}
+}
+
+// truncated notes a truncation of backend b, whose log now ends at rev.
+func (w *truncationWatch) truncated(b int, rev int64) {
+	w.grow(b + 1)
+	w.pending[b], w.after[b], w.blind[b] = true, rev, false
+}
+
+// replaced notes a crash or restart of backend b: the new connection's
+// reconcile resets the host, so an earlier blind truncation no longer
+// matters.
+func (w *truncationWatch) replaced(b int) {
+	w.grow(b + 1)
+	w.pending[b], w.blind[b] = false, false
+}
+
+// note reads backend b's newly drained calls. The first successful fetch
+// after a truncation settles it: the host was at or behind the truncated
+// log (nothing to see), or saw the divergence (currentCursor < after), or
+// neither — blind.
+func (w *truncationWatch) note(b int, calls []faults.Call) {
+	w.grow(b + 1)
+	for _, c := range calls {
+		if !w.pending[b] || c.Op != faults.OpFetch || c.Err != "" {
+			continue
+		}
+		w.pending[b] = false
+		w.blind[b] = c.After.Rev > w.after[b] && !c.CurrentCursor.Less(c.After)
+	}
+}
+
+// isBlind reports whether backend b's last truncation was outrun.
+func (w *truncationWatch) isBlind(b int) bool { return b < len(w.blind) && w.blind[b] }
