@@ -56,11 +56,15 @@ type Call struct {
 	AppliedPushCursor scheduler.Cursor // fetch, push
 	CurrentRev        int64            // fetch, watermarks, push: after the call
 	Entry             *scheduler.Cursor
-	Entries           int  // stream-next: entries served on the stream so far
-	EOF               bool // stream-next, event-next: end reached
-	Applied           int  // push
-	ExitCode          int  // event-next of the exit event
-	Relaunched        bool // connect: relaunched a crashed container
+	Entries           int // stream-next: entries served on the stream so far
+	// EntryBytes is the content size of the entry served (0 for a delete):
+	// what a byte budget counts (SPEC 6.4). Not printed: the trace shows
+	// the entry, the judge predicts the budget from this.
+	EntryBytes int64
+	EOF        bool // stream-next, event-next: end reached
+	Applied    int  // push
+	ExitCode   int  // event-next of the exit event
+	Relaunched bool // connect: relaunched a crashed container
 
 	// Fault is the kind injected by this very call (NoFault when none;
 	// errors on an already broken connection carry NoFault here).

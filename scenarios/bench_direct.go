@@ -154,9 +154,7 @@ func runDirect(s Scenario, clk timeSource) (DirectStats, error) {
 		attempts = 5 // SPEC 2.1 default, as the workspace resolves it
 	}
 	d.rule = scheduler.AlarmRule{MaxAttempts: attempts}
-	if s.Config.MaxEntries > 0 {
-		d.budget = &workspace.Budget{MaxEntries: s.Config.MaxEntries, MaxBytes: workspace.DefaultBudget.MaxBytes}
-	}
+	d.budget = s.Config.budget()
 	for i := range s.Config.Backends {
 		name := "b" + strconv.Itoa(i)
 		d.names = append(d.names, name)

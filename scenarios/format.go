@@ -9,7 +9,7 @@ import (
 // corpus files are golden files that `go test -rewrite` regenerates.
 //
 //	# free comment lines
-//	run seed=42 backends=2 scheduler=memory local=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0
+//	run seed=42 backends=2 scheduler=memory local=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0 max-bytes=0
 //	profile crash=0.1 transport-connect=0.05
 //	exec b0 wait writes=2
 //	group
@@ -22,7 +22,7 @@ import (
 //
 // The directive line carries the Config and the seed, every key always
 // printed (bug=none is the correct code; initial, max and attempts of 0
-// take the workspace defaults; max-entries=0 is the default batch budget).
+// take the workspace defaults; max-entries=0 and max-bytes=0 are the default batch budget).
 // Config.Steps is a generator knob, not part of a scenario: it is not
 // printed and Parse sets it to the number of top-level ops. The first input
 // line is the swarm profile in faults.Profile's String form ("profile off"
@@ -52,9 +52,10 @@ const (
 	keyMax        = "max"
 	keyAttempts   = "attempts"
 	keyMaxEntries = "max-entries"
+	keyMaxBytes   = "max-bytes"
 )
 
-var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries}
+var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes}
 
 // Format prints s in the scenario language: the directive line, the
 // profile line and one line per op (a group spans several lines), each
@@ -90,6 +91,7 @@ func FormatDirective(s Scenario) string {
 		keyMax:        c.Retry.MaxDelay.String(),
 		keyAttempts:   strconv.Itoa(c.Retry.MaxAttempts),
 		keyMaxEntries: strconv.Itoa(c.MaxEntries),
+		keyMaxBytes:   strconv.FormatInt(c.MaxBytes, 10),
 	}
 	parts := []string{runDirective}
 	for _, k := range directiveKeys {

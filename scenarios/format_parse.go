@@ -341,6 +341,10 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 		c.Retry.MaxAttempts, err = intIn(v, 0, int(^uint(0)>>1))
 	case keyMaxEntries:
 		c.MaxEntries, err = intIn(v, 0, int(^uint(0)>>1))
+	case keyMaxBytes:
+		var n int
+		n, err = intIn(v, 0, int(^uint(0)>>1))
+		c.MaxBytes = int64(n)
 	}
 	return err
 }

@@ -89,9 +89,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		Profile: s.Profile, TraceKeep: o.TraceKeep, TimePrecision: o.TimePrecision,
 		NoScheduler: s.Config.Scheduler == schedulerNone,
 	}
-	if s.Config.MaxEntries > 0 {
-		cfg.Budget = &workspace.Budget{MaxEntries: s.Config.MaxEntries, MaxBytes: workspace.DefaultBudget.MaxBytes}
-	}
+	cfg.Budget = s.Config.budget()
 	cleanup := func() {}
 	cfg.Scheduler = o.Scheduler
 	cfg.LocalStore = o.LocalStore

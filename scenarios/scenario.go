@@ -29,6 +29,10 @@ type Config struct {
 	Retry workspace.RetryOptions
 	// MaxEntries is the retry batch budget (0: the default budget).
 	MaxEntries int
+	// MaxBytes is the retry batch's byte budget (0: the default, 4 MiB).
+	// Entries are a few dozen bytes, so the small values FromSeed draws
+	// stop batches by bytes (docs/SPEC.md 6.4, the Go byte-budget rule).
+	MaxBytes int64
 	// SQLiteShare makes FromSeed swap each in-memory store (intent store,
 	// local store) for its SQLite implementation in about 1 seed of
 	// SQLiteShare, each drawn on its own stream; 0 never does. FromSeed
@@ -65,6 +69,27 @@ var retryChoices = []workspace.RetryOptions{
 
 var maxEntriesChoices = []int{0, 0, 1, 2}
 
+// maxBytesChoices: mostly the default, sometimes a budget of about one or
+// two entries (a command's file is 20-odd bytes), sometimes one byte (the
+// first entry always moves, so every call still progresses).
+var maxBytesChoices = []int64{0, 0, 0, 0, 1, 30, 50}
+
+// budget is the batch budget a scenario's retries run with (nil: the
+// workspace default).
+func (c Config) budget() *workspace.Budget {
+	if c.MaxEntries == 0 && c.MaxBytes == 0 {
+		return nil
+	}
+	b := workspace.DefaultBudget
+	if c.MaxEntries > 0 {
+		b.MaxEntries = c.MaxEntries
+	}
+	if c.MaxBytes > 0 {
+		b.MaxBytes = c.MaxBytes
+	}
+	return &b
+}
+
 // FromSeed draws a scenario: the swarm profile first (its own stream),
 // then the per-run op weights, backoff and budget, then the ops (the
 // workload stream). Fields already set in c (Retry, MaxEntries) are kept.
@@ -80,6 +105,10 @@ func FromSeed(seed uint64, c Config) Scenario {
 	me := maxEntriesChoices[w.IntN(len(maxEntriesChoices))]
 	if c.MaxEntries == 0 {
 		c.MaxEntries = me
+	}
+	if c.MaxBytes == 0 {
+		// Its own stream: the workload is the same whatever the budget.
+		c.MaxBytes = maxBytesChoices[sim.Stream(seed, "budget/bytes").IntN(len(maxBytesChoices))]
 	}
 	c = drawStores(seed, c)
 	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights})

@@ -246,7 +246,7 @@ func (sh *shrinker) fixedPoint(s Scenario) Scenario {
 func scenarioKey(s Scenario) string {
 	var b strings.Builder
 	b.WriteString(strconv.FormatUint(s.Seed, 10))
-	fmt.Fprintf(&b, "|%d|%s|%s|%+v|%d|", s.Config.Backends, s.Config.Scheduler, s.Config.Bug, s.Config.Retry, s.Config.MaxEntries)
+	fmt.Fprintf(&b, "|%d|%s|%s|%s|%+v|%d|%d|", s.Config.Backends, s.Config.Scheduler, s.Config.LocalStore, s.Config.Bug, s.Config.Retry, s.Config.MaxEntries, s.Config.MaxBytes)
 	b.WriteString(s.Profile.String())
 	for _, o := range s.Ops {
 		b.WriteString("\n")

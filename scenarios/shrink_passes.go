@@ -30,7 +30,8 @@ var shrinkPasses = []shrinkPass{
 	{"shorten-advances", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, shorterAdvances) }},
 	{"profile", (*shrinker).simplifyProfile},
 	{"certain-faults", (*shrinker).certainFaults},
-	{"max-entries", (*shrinker).dropMaxEntries},
+	{"max-entries", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxEntries) }},
+	{"max-bytes", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxBytes) }},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
 	{"reseed-drop", (*shrinker).reseedDrop},
 }
@@ -355,15 +356,29 @@ func (sh *shrinker) certainFaults(s Scenario) (Scenario, bool) {
 	return s, changed
 }
 
-// dropMaxEntries returns to the default batch budget.
-func (sh *shrinker) dropMaxEntries(s Scenario) (Scenario, bool) {
-	if s.Config.MaxEntries == 0 {
+// dropConfig tries s with one config knob back at its default; drop
+// reports whether there was anything to drop.
+func (sh *shrinker) dropConfig(s Scenario, drop func(*Config) bool) (Scenario, bool) {
+	c := s
+	if !drop(&c.Config) {
 		return s, false
 	}
-	c := s
-	c.Config.MaxEntries = 0
 	changed := sh.try(&s, c)
 	return s, changed
+}
+
+// dropMaxEntries returns to the default batch budget.
+func dropMaxEntries(c *Config) bool {
+	had := c.MaxEntries != 0
+	c.MaxEntries = 0
+	return had
+}
+
+// dropMaxBytes returns to the default byte budget.
+func dropMaxBytes(c *Config) bool {
+	had := c.MaxBytes != 0
+	c.MaxBytes = 0
+	return had
 }
 
 // lowerMaxAttempts tries one attempt, then one fewer than now: a scenario

@@ -142,7 +142,7 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 			continue
 		}
 		f := Failure{Seed: seed, Scenario: s, Violation: r.Violation, Tail: r.Trace.Lines(), Store: store.get()}
-		if f.Store == "" && o.Config.Retry == (workspace.RetryOptions{}) && o.Config.MaxEntries == 0 {
+		if f.Store == "" && o.Config.Retry == (workspace.RetryOptions{}) && o.Config.MaxEntries == 0 && o.Config.MaxBytes == 0 {
 			f.Replay = []string{syncsimReplayLine(seed, o.Config)}
 		}
 		rep.Failures = append(rep.Failures, f)

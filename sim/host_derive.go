@@ -4,6 +4,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
 )
 
 // This file reads the runtime's own record of one operation and turns it
@@ -30,13 +31,17 @@ import (
 // A fetch on a connection reporting another runtime than the fence is a
 // lost runtime whatever happens next: the correct code never fetches there,
 // and a variant that does must still be judged against "lost".
-func pullOutcome(calls []faults.Call, fence *string) model.Pull {
+//
+// A batch stopped by its budget is progress; where it stopped is
+// predicted from the entries the remote served and the budget (planBatch),
+// not read off the SUT's last apply.
+func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) model.Pull {
 	if !usedConnection(calls) {
 		return model.Pull{Kind: model.PullFailed}
 	}
 	out := model.Pull{Kind: model.PullComplete}
 	lost := false
-	served := map[int]*scheduler.Cursor{}
+	served := map[int][]faults.Call{}
 	ended := map[int]bool{} // streams that reached EOF or failed
 	for _, c := range calls {
 		switch {
@@ -69,14 +74,18 @@ func pullOutcome(calls []faults.Call, fence *string) model.Pull {
 			if c.EOF {
 				ended[c.Stream] = true
 			} else if c.Entry != nil {
-				served[c.Stream] = c.Entry
+				served[c.Stream] = append(served[c.Stream], c)
 			}
 		case c.Op == faults.OpStreamClose:
 			// A stream closed before its end after serving entries is a
 			// budget stop; closed with nothing read it is an early
 			// complete, or a divergence reset that a new fetch follows.
-			if last := served[c.Stream]; last != nil && !ended[c.Stream] {
-				out = model.Pull{Kind: model.PullProgress, Current: out.Current, Cursor: *last}
+			if es := served[c.Stream]; len(es) > 0 && !ended[c.Stream] {
+				stop := *es[len(es)-1].Entry
+				if plan := planBatch(es, budget); plan.cursor != nil {
+					stop = *plan.cursor
+				}
+				out = model.Pull{Kind: model.PullProgress, Current: out.Current, Cursor: stop}
 			}
 		}
 	}

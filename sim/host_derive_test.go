@@ -6,6 +6,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
 )
 
 // TestPullOutcomeHandles pins how a pull's record reads when the actor made
@@ -34,7 +35,7 @@ func TestPullOutcomeHandles(t *testing.T) {
 		{"fence mismatch stands over the sync take", []faults.Call{on(faults.OpRuntimeID), on(faults.OpSync)}, scheduler.Ptr("b0-rt2"), model.PullLost},
 	}
 	for _, c := range cases {
-		if got := pullOutcome(c.calls, c.fence).Kind; got != c.want {
+		if got := pullOutcome(c.calls, c.fence, workspace.DefaultBudget).Kind; got != c.want {
 			t.Errorf("%s: pull %s, want %s", c.name, got, c.want)
 		}
 	}

@@ -125,23 +125,7 @@ func (h *Host) judgeRetrySync(f finished, calls []faults.Call) *Violation {
 			return v
 		}
 	}
-	budget := workspace.DefaultBudget
-	if h.cfg.Budget != nil {
-		budget = *h.cfg.Budget
-	}
-	// Entry contents are a few dozen bytes: a byte budget this large
-	// never binds, so only the entry budget can stop a batch.
-	const byteBudgetNeverBinds = 1 << 16
-	onlyEntries := budget.MaxBytes >= byteBudgetNeverBinds && budget.MaxWallTime == 0
-	for _, p := range faults.SummarisePulls(calls, f.actor) {
-		if p.Entries > budget.MaxEntries {
-			return h.fail("batch-budget", fmt.Sprintf("%s: read %d entries of fetch #%d, budget %d", f.actor, p.Entries, p.FetchSeq, budget.MaxEntries))
-		}
-		if onlyEntries && p.ClosedEarly && p.Entries > 0 && p.Entries < budget.MaxEntries {
-			return h.fail("batch-budget", fmt.Sprintf("%s: stopped fetch #%d after %d entries, before its end and under the budget of %d", f.actor, p.FetchSeq, p.Entries, budget.MaxEntries))
-		}
-	}
-	return nil
+	return h.judgeBatches(f, calls)
 }
 
 // lastExecCall is the index in calls of the actor's last exec call, or -1.

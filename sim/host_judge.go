@@ -58,7 +58,7 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	if had {
 		fence = in.RuntimeID
 	}
-	pull := pullOutcome(calls, fence)
+	pull := pullOutcome(calls, fence, h.budget())
 	next, want, err := h.model.Retry(h.opts, b, h.clock.Now(), pull, store)
 	if err != nil {
 		return h.fail("model", fmt.Sprintf("%s: %v", f.actor, err))
@@ -171,7 +171,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		e.Captured = captureOutcome(facts.post, facts.runtime)
 	} else {
 		e.Mode = model.Wait
-		p := pullOutcome(facts.post, facts.runtime)
+		p := pullOutcome(facts.post, facts.runtime, h.budget())
 		e.PullFailed = facts.eventsErr || p.Kind == model.PullFailed || p.Kind == model.PullLost
 	}
 	next, want, err := h.model.Exec(h.opts, e, h.clock.Now(), store)
