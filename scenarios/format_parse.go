@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -574,7 +575,7 @@ func parseOp(fields []string, backends int) (Op, error) {
 
 // maxPlantAttempt bounds a planted intent's attempt, so a typo cannot ask
 // for a backoff exponent nobody meant.
-const maxPlantAttempt = 1000
+const maxPlantAttempt = math.MaxInt
 
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -73,10 +74,12 @@ func Generate(r *rand.Rand, c GenConfig) []Op {
 }
 
 // genPlant draws a host-written intent: mostly above any maxAttempts the
-// generator uses (5), sometimes at attempt 1, sometimes naming a stale
+// generator uses (5), up to the type's limit (an attempt+1 that overflowed
+// would show), sometimes at 0 (below the library's range: its first failure
+// must store attempt 1), at 1, at exactly 5, sometimes naming a stale
 // runtime.
 func genPlant(r *rand.Rand, c GenConfig) Op {
-	attempts := []int{1, 6, 7, 99}
+	attempts := []int{0, 1, 5, 6, 7, 99, math.MaxInt32, math.MaxInt}
 	return Op{Kind: OpPlant, Backend: r.IntN(c.Backends), Attempt: attempts[r.IntN(len(attempts))], Stale: r.IntN(3) == 0}
 }
 
