@@ -21,10 +21,13 @@ Usage (from anywhere inside the module):
 	-seeds N       property sweep budget (default 600, TestSweep's)
 	-seed S        first seed (default 1)
 	-j N           mutants measured in parallel (default 1)
+	-examples      also run the example tests (default true; false measures
+	               the property sweep alone, e.g. at a deeper -seeds)
 	-o FILE        write the markdown report into FILE, between its
 	               killmatrix:begin/end markers when it has them (text
 	               around them is kept), else as a new file; default stdout
-	-timeout D     bound on each build, sweep and test run (default 10m)
+	-timeout D     bound on each build, sweep and test run (default 5m; the
+	               test binaries get 9/10 of it, so a hang names its test)
 	-catalogue F   the catalogue (default cmd/killmatrix/testdata/mutants.txt)
 
 # What one mutant goes through

@@ -47,6 +47,7 @@ type flags struct {
 	out       string
 	check     bool
 	build     bool
+	examples  bool
 	list      bool
 	timeout   time.Duration
 }
@@ -63,8 +64,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.out, "o", "", "write the markdown report here (between its markers if the file has them); default stdout")
 	fs.BoolVar(&f.check, "check", false, "only check that every mutant applies exactly once and every file is covered; build nothing")
 	fs.BoolVar(&f.build, "build", false, "with -check: also compile every selected mutant and the example tests against it (no test runs)")
+	fs.BoolVar(&f.examples, "examples", true, "also run the example tests (false: property sweep only, e.g. for a deeper budget)")
 	fs.BoolVar(&f.list, "list", false, "list the selected mutants and exit")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "bound on each build, sweep and test run")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bound on each build, sweep and test run")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -105,7 +107,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(picked) == 0 {
 		return usage(stderr, "-mutant %q matches no mutant", f.mutant)
 	}
-	cfg := probeConfig{root: root, seeds: f.seeds, first: f.seed, timeout: f.timeout, goBinary: "go"}
+	cfg := probeConfig{root: root, seeds: f.seeds, first: f.seed, timeout: f.timeout, goBinary: "go", examples: f.examples}
 	if f.check {
 		code := runCheck(root, cat, stdout, stderr)
 		if code == exitOK && f.build {
@@ -120,16 +122,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	start := time.Now()
+	commit := gitCommit(root) // before the run: the tree measured, not the tree at the end
 	base := measure(cfg, nil)
 	if err := base.baselineProblem(); err != nil {
 		fmt.Fprintf(stderr, "killmatrix: the unmutated tree fails its own probes, nothing to measure: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "killmatrix: baseline passes (%d seeds, example tests); measuring %d mutants on %d jobs\n", f.seeds, len(picked), f.jobs)
+	fmt.Fprintf(stderr, "killmatrix: baseline passes (%d seeds, example tests %t); measuring %d mutants on %d jobs\n", f.seeds, f.examples, len(picked), f.jobs)
 	results := measureAll(cfg, picked, f.jobs, stderr)
 	rep := report{
 		Results: results, Seeds: f.seeds, First: f.seed, Command: commandLine(args),
-		Date: time.Now().UTC().Format(time.DateOnly), Commit: gitCommit(root),
+		Date: time.Now().UTC().Format(time.DateOnly), Commit: commit, Examples: f.examples,
 		GoVersion: runtime.Version(), Wall: time.Since(start), Catalogue: f.catalogue,
 	}
 	if err := writeReport(f.out, stdout, rep); err != nil {
@@ -226,7 +229,9 @@ func measure(cfg probeConfig, m *Mutant) result {
 		return r
 	}
 	r.Sweep = runSweep(cfg, dir, ov)
-	r.Examples = runExamples(cfg, ov)
+	if cfg.examples {
+		r.Examples = runExamples(cfg, ov)
+	}
 	return r
 }
 

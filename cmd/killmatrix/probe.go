@@ -47,6 +47,7 @@ type probeConfig struct {
 	first    uint64 // first seed
 	timeout  time.Duration
 	goBinary string
+	examples bool // run the example tests too
 }
 
 // writeOverlay writes the mutated file and the overlay JSON into dir and
@@ -146,6 +147,8 @@ var (
 	failTestRE = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
 	failPkgRE  = regexp.MustCompile(`(?m)^FAIL\t(\S+)`)
 	brokenRE   = regexp.MustCompile(`\[(build|setup) failed\]`)
+	// A test binary that hits -timeout panics and lists what was running.
+	timedOutRE = regexp.MustCompile(`panic: test timed out after \S+\s+running tests:\s+(\S+)`)
 )
 
 // runExamples runs the example tests with the overlay. Vet is off: a vet
@@ -178,6 +181,9 @@ func firstFailure(out string) string {
 	}
 	if m := failTestRE.FindStringSubmatch(out); m != nil {
 		return strings.TrimSpace(pkg + " " + m[1])
+	}
+	if m := timedOutRE.FindStringSubmatch(out); m != nil {
+		return strings.TrimSpace(pkg+" "+m[1]) + " (timed out)"
 	}
 	if pkg != "" {
 		return pkg

@@ -51,6 +51,7 @@ type report struct {
 	Commit    string
 	GoVersion string
 	Catalogue string
+	Examples  bool // the example tests ran
 	Wall      time.Duration
 }
 
@@ -111,6 +112,10 @@ func pct(n, of int) string {
 
 func (rep report) summaryLine() string {
 	t := rep.tally()
+	if !rep.Examples {
+		return fmt.Sprintf("%d mutants, %d equivalent; of %d non-equivalent: property sweep kills %d (%s), %d survive it",
+			t.total, t.equivalent, t.nonEquivalent, t.property, pct(t.property, t.nonEquivalent), t.survived)
+	}
 	return fmt.Sprintf("%d mutants, %d equivalent; of %d non-equivalent: property sweep kills %d (%s), example tests only %d, survived %d; example tests kill %d (%s)",
 		t.total, t.equivalent, t.nonEquivalent, t.property, pct(t.property, t.nonEquivalent), t.examplesOnly, t.survived,
 		t.examplesAll, pct(t.examplesAll, t.nonEquivalent))
@@ -126,13 +131,21 @@ func (rep report) markdown() string {
 	w("```sh\n%s\n```\n\n", rep.Command)
 	w("Each mutant is one edit from `%s`, applied with `go build -overlay` / `go test -overlay` (no file is modified in place) and probed twice:\n\n", rep.Catalogue)
 	w("- **property sweep**: `syncsim run -seeds %d -seed %d -json -shrink=false -max-failures 1` built from the mutated tree, the budget `go test ./...` sweeps in `TestSweep`. Only a reported property violation is a kill (golden digests and corpus hashes are not consulted); the cell gives the property and the seeds run up to the first failure.\n", rep.Seeds, rep.First)
-	w("- **example tests**: `go test -vet=off %s`; the cell names the first failing test.\n\n", strings.Join(examplePackages, " "))
+	if rep.Examples {
+		w("- **example tests**: `go test -vet=off %s`; the cell names the first failing test.\n\n", strings.Join(examplePackages, " "))
+	} else {
+		w("- **example tests**: not run (`-examples=false`); \"survived\" below means survived the sweep.\n\n")
+	}
 	w("| outcome | count | share of %d non-equivalent |\n|---|---:|---:|\n", t.nonEquivalent)
 	w("| killed by the property sweep | %d | %s |\n", t.property, pct(t.property, t.nonEquivalent))
-	w("| killed only by example tests | %d | %s |\n", t.examplesOnly, pct(t.examplesOnly, t.nonEquivalent))
-	w("| survived both | %d | %s |\n", t.survived, pct(t.survived, t.nonEquivalent))
-	w("| killed by example tests (with or without the sweep) | %d | %s |\n", t.examplesAll, pct(t.examplesAll, t.nonEquivalent))
-	w("| killed by the sweep but by no example test | %d | %s |\n\n", t.sweepOnly, pct(t.sweepOnly, t.nonEquivalent))
+	if rep.Examples {
+		w("| killed only by example tests | %d | %s |\n", t.examplesOnly, pct(t.examplesOnly, t.nonEquivalent))
+		w("| survived both | %d | %s |\n", t.survived, pct(t.survived, t.nonEquivalent))
+		w("| killed by example tests (with or without the sweep) | %d | %s |\n", t.examplesAll, pct(t.examplesAll, t.nonEquivalent))
+		w("| killed by the sweep but by no example test | %d | %s |\n\n", t.sweepOnly, pct(t.sweepOnly, t.nonEquivalent))
+	} else {
+		w("| survived the sweep | %d | %s |\n\n", t.survived, pct(t.survived, t.nonEquivalent))
+	}
 	w("%d mutants in all; %d marked equivalent (not counted above)", t.total, t.equivalent)
 	if t.errs > 0 {
 		w("; **%d could not be measured**", t.errs)
@@ -141,7 +154,7 @@ func (rep report) markdown() string {
 	w("| # | mutant | file | change | property sweep | example tests | outcome |\n|---:|---|---|---|---|---|---|\n")
 	for i, r := range rep.Results {
 		w("| %d | `%s` | %s | %s | %s | %s | %s |\n", i+1, r.M.Name, r.M.File,
-			cell(r.M.Desc), rep.sweepCell(r), examplesCell(r), outcomeCell(r))
+			cell(r.M.Desc), rep.sweepCell(r), rep.examplesCell(r), outcomeCell(r))
 	}
 	w("\n%s\n", markStop)
 	return b.String()
@@ -157,8 +170,10 @@ func (rep report) sweepCell(r result) string {
 	return fmt.Sprintf("passes %d seeds", rep.Seeds)
 }
 
-func examplesCell(r result) string {
+func (rep report) examplesCell(r result) string {
 	switch {
+	case !rep.Examples:
+		return "not run"
 	case r.Examples.Err != nil:
 		return "error"
 	case r.Examples.Killed:

@@ -7,7 +7,7 @@ import (
 )
 
 func TestOutcomeAndTally(t *testing.T) {
-	rep := report{Seeds: 600, First: 1, Results: []result{
+	rep := report{Seeds: 600, First: 1, Examples: true, Results: []result{
 		{M: Mutant{Name: "a"}, Sweep: sweepResult{Killed: true, Property: "model", Seed: 5, Seeds: 5}, Examples: exampleResult{Killed: true, Failed: "workspace TestX"}},
 		{M: Mutant{Name: "b"}, Sweep: sweepResult{Killed: true, Property: "alarm", Seed: 9, Seeds: 9}},
 		{M: Mutant{Name: "c"}, Examples: exampleResult{Killed: true, Failed: "scheduler TestY"}},
@@ -59,6 +59,11 @@ func TestFirstFailure(t *testing.T) {
 		"FAIL\tgithub.com/syncsim/syncsim/scheduler\t0.1s\nFAIL\n"
 	if got := firstFailure(out); got != "scheduler TestAlarmRule" {
 		t.Errorf("firstFailure = %q", got)
+	}
+	timedOut := "panic: test timed out after 4m30s\n\trunning tests:\n\t\tTestWakerRetries (4m30s)\n\ngoroutine 1 [running]:\n" +
+		"FAIL\tgithub.com/syncsim/syncsim/scheduler\t270.1s\n"
+	if got := firstFailure(timedOut); got != "scheduler TestWakerRetries (timed out)" {
+		t.Errorf("firstFailure of a timeout = %q", got)
 	}
 	if got := firstFailure("panic: boom\nFAIL\tgithub.com/syncsim/syncsim/workspace\t0.1s\n"); got != "workspace" {
 		t.Errorf("firstFailure without a test line = %q", got)
