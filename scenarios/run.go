@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim"
@@ -26,6 +28,17 @@ type RunOptions struct {
 	// NoLiveness skips the fault-free tail (the shrinker uses it only when
 	// the property it keeps is not a liveness one).
 	NoLiveness bool
+	// Watchdog is how long the run may make no progress before it is given
+	// up as property hang (0: sim.DefaultWatchdog; negative: no watchdog).
+	Watchdog time.Duration
+}
+
+// watchdog resolves RunOptions.Watchdog.
+func (o RunOptions) watchdog() time.Duration {
+	if o.Watchdog == 0 {
+		return sim.DefaultWatchdog
+	}
+	return o.Watchdog
 }
 
 // Result is the outcome of one run.
@@ -37,7 +50,10 @@ type Result struct {
 }
 
 // Run executes s: builds the host, applies every op, then the liveness
-// tail. It returns an error only when the run could not be set up.
+// tail. It returns an error only when the run could not be set up. A run
+// that stops making progress for o.Watchdog of wall time (an actor blocked
+// for real) is given up and reported as property hang; its goroutines are
+// left behind.
 func Run(s Scenario, o RunOptions) (Result, error) {
 	if err := s.Validate(); err != nil {
 		return Result{}, err
@@ -47,10 +63,34 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 		return Result{}, err
 	}
 	defer cleanup()
+	var host atomic.Pointer[sim.Host]
+	var res Result
+	progress := func() uint64 {
+		if h := host.Load(); h != nil {
+			return h.Progress()
+		}
+		return 0
+	}
+	timeout := o.watchdog()
+	if sim.Watch(timeout, progress, func() { res, err = run(s, o, cfg, &host) }) {
+		return res, err
+	}
+	h := host.Load()
+	if h == nil {
+		return Result{Violation: sim.HangBeforeStart(timeout), Trace: sim.NewTrace(sim.Epoch)}, nil
+	}
+	v := h.Hang(timeout)
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats()}, nil
+}
+
+// run is Run's body, on the watched goroutine; host is published as soon
+// as it exists so that the watchdog can read its progress.
+func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host]) (Result, error) {
 	h, err := sim.NewHost(cfg)
 	if err != nil {
 		return Result{}, err
 	}
+	host.Store(h)
 	cut := cutStream(s.Seed)
 	v := h.Step()
 	for _, op := range s.Ops {
@@ -108,6 +148,9 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		cfg.Alarm = bug.alarm
 		if bug.forgetful {
 			cfg.Scheduler = forgetfulFactory()
+		}
+		if bug.blocking {
+			cfg.Scheduler = BlockingSchedulerFactory(3)
 		}
 	}
 	return cfg, cleanup, nil

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/syncsim/syncsim/sim"
 )
@@ -23,6 +24,9 @@ type SuiteOptions struct {
 	FirstSeed uint64
 	// Config shapes each scenario (zero: DefaultConfig with -syncsim.steps).
 	Config Config
+	// Watchdog is how long one scenario may make no progress before it is
+	// reported as property hang (0: sim.DefaultWatchdog; negative: none).
+	Watchdog time.Duration
 }
 
 // Failure is one scenario that broke a property.
@@ -39,6 +43,10 @@ type SweepReport struct {
 	Seeds, Passed int
 	Failures      []Failure
 	Reach         Reach
+	// StoppedAt is the seed of a hang that ended the sweep early (0: it ran
+	// every seed). A store that blocks once usually blocks again, and every
+	// further hang would cost the watchdog's timeout and leak goroutines.
+	StoppedAt uint64
 }
 
 // Reach counts, over a sweep, how often each fault kind, retry status and
@@ -99,7 +107,7 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
 		s := FromSeed(seed, o.Config)
-		ro := RunOptions{TraceKeep: tailLines}
+		ro := RunOptions{TraceKeep: tailLines, Watchdog: o.Watchdog}
 		if o.NewStore != nil {
 			ro.Scheduler = o.NewStore()
 		}
@@ -113,6 +121,10 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 			continue
 		}
 		rep.Failures = append(rep.Failures, Failure{Seed: seed, Scenario: s, Violation: r.Violation, Tail: r.Trace.Lines()})
+		if r.Violation.Property == "hang" {
+			rep.StoppedAt = seed
+			break
+		}
 	}
 	return rep, nil
 }
@@ -157,7 +169,11 @@ func Check(t testing.TB, o SuiteOptions) {
 		t.Fatal(err)
 	}
 	if len(rep.Failures) > 0 {
-		t.Fatalf("%d of %d scenarios failed; first:\n%s", len(rep.Failures), rep.Seeds, rep.Failures[0].Report())
+		stopped := ""
+		if rep.StoppedAt != 0 {
+			stopped = fmt.Sprintf(" (stopped at the hang of seed %d)", rep.StoppedAt)
+		}
+		t.Fatalf("%d of %d scenarios failed%s; first:\n%s", len(rep.Failures), rep.Seeds, stopped, rep.Failures[0].Report())
 	}
 }
 
@@ -176,6 +192,10 @@ func (f Failure) Report() string {
 	b.WriteString("TRACE (last lines)\n")
 	for _, l := range f.Tail {
 		fmt.Fprintf(&b, "          %s\n", l)
+	}
+	if f.Violation.Stacks != "" {
+		b.WriteString("STACKS (goroutines when it was reported)\n")
+		b.WriteString(StacksExcerpt(f.Violation.Stacks, "          "))
 	}
 	c := f.Scenario.Config
 	fmt.Fprintf(&b, "REPLAY    syncsim replay -seed %d -steps %d -backends %d%s\n", f.Seed, c.Steps, c.Backends, bugFlag(c.Bug))

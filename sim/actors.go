@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -92,6 +93,13 @@ type Runtime struct {
 	switches int
 	maxSw    int
 	onSwitch func(from, to, point string)
+
+	// progress counts scheduling decisions for a watchdog on another
+	// goroutine (Progress); abandoned freezes every goroutine that touches
+	// the runtime again once the watchdog has given up on it (Abandon).
+	progress  atomic.Uint64
+	abandoned atomic.Bool
+	gone      chan struct{} // closed by Abandon
 }
 
 type actorState uint8
@@ -117,7 +125,7 @@ type actor struct {
 // NewRuntime returns a runtime drawing its choices from interleave, which it
 // alone should use (Stream(seed, LabelInterleave)).
 func NewRuntime(interleave *rand.Rand) *Runtime {
-	return &Runtime{rng: interleave, back: make(chan struct{}), maxSw: DefaultMaxSwitches}
+	return &Runtime{rng: interleave, back: make(chan struct{}), maxSw: DefaultMaxSwitches, gone: make(chan struct{})}
 }
 
 // SetMaxSwitches bounds the scheduling decisions of each Run (n <= 0: no
@@ -162,6 +170,7 @@ func (r *Runtime) Live() []string { return r.names(func(*actor) bool { return tr
 // who runs next (maybe the caller). Outside any actor, and while an actor is
 // being killed, it returns at once.
 func (r *Runtime) Block(point string) {
+	r.freezeIfAbandoned()
 	a := r.current
 	if a == nil || a.dying {
 		return
@@ -188,7 +197,11 @@ func (r *Runtime) Run() (parked []string, err error) {
 	r.running, r.stopReq, r.switches = true, false, 0
 	if to := r.pick(nil, "run"); to != nil {
 		r.handoff(to)
-		<-r.back
+		select {
+		case <-r.back:
+		case <-r.gone:
+			runtime.Goexit() // abandoned by a watchdog: the driver's goroutine ends here
+		}
 	}
 	r.running = false
 	if err := r.err; err != nil {
@@ -296,6 +309,7 @@ func (r *Runtime) pick(from *actor, point string) (to *actor) {
 		return nil
 	}
 	r.switches++
+	r.progress.Add(1)
 	i := 0
 	if len(r.runnable) > 1 {
 		i = r.rng.IntN(len(r.runnable))
@@ -339,13 +353,19 @@ func (r *Runtime) handoff(to *actor) {
 // await blocks the caller's goroutine until a is handed the baton again, and
 // unwinds it there if Kill asked.
 func (r *Runtime) await(a *actor) {
-	if kill := <-a.wake; kill {
-		a.dying = true
-		runtime.Goexit()
+	select {
+	case kill := <-a.wake:
+		if kill {
+			a.dying = true
+			runtime.Goexit()
+		}
+	case <-r.gone:
+		runtime.Goexit() // abandoned: unwind without touching the runtime
 	}
 }
 
 func (r *Runtime) park(a *actor, g *gate) {
+	r.freezeIfAbandoned()
 	r.removeRunnable(a)
 	a.state, a.gate = actorParked, g
 	r.handoff(r.pick(a, "gate"))
@@ -363,6 +383,9 @@ func (r *Runtime) main(a *actor) {
 // baton on.
 func (r *Runtime) exit(a *actor) {
 	p := recover()
+	if r.abandoned.Load() {
+		return // the goroutine ends without passing a baton nobody holds
+	}
 	switch {
 	case p != nil && a.dying:
 		if r.killErr == nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
@@ -150,6 +151,12 @@ type Host struct {
 	acked        ackedWrites       // host writes the workspace acknowledged
 	secrets      []*faults.Secrets // every planter, containers first
 	storeSecrets *faults.Secrets   // the intent store's, across host starts
+
+	// events counts trace events for the watchdog (Progress); abandoned
+	// freezes a goroutine that comes back after the watchdog gave up
+	// (see watchdog.go).
+	events    atomic.Uint64
+	abandoned atomic.Bool
 }
 
 // Stats counts what a run reached; the sweep reports them per property.
@@ -323,15 +330,19 @@ func (h *Host) start() error {
 
 // event appends one trace line at the current virtual time.
 func (h *Host) event(actor, event string, details ...string) {
+	h.freezeIfAbandoned()
 	h.stats.Events++
 	h.trace.Add(h.clock.Now(), actor, event, details...)
+	h.events.Add(1)
 }
 
 // eventBytes is event with one detail given as bytes (see
 // Trace.addDetailBytes).
 func (h *Host) eventBytes(actor, event string, detail []byte) {
+	h.freezeIfAbandoned()
 	h.stats.Events++
 	h.trace.addDetailBytes(h.clock.Now(), actor, event, detail)
+	h.events.Add(1)
 }
 
 // Trace returns the run's trace.

@@ -181,7 +181,7 @@ func (h *Host) step(cut int) *Violation {
 		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
 	}
 	if cut == 0 && len(parked) > 0 {
-		return h.fail("no-deadlock", fmt.Sprintf("actors parked forever: %v", parked))
+		return h.failDeadlock(fmt.Sprintf("actors parked forever: %v", parked))
 	}
 	for _, f := range h.done {
 		f.storeMark, f.marks = storeMark, marks
