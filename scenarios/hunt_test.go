@@ -53,10 +53,22 @@ func TestHuntFindsEveryBugNearItsHandWrittenScenario(t *testing.T) {
 					// keeps ops that only line the interleaving draws up:
 					// dropping any of them moves the race off the blocking
 					// point, and reseedDrop's 16 seeds rarely line it up again
-					// (the hand-written 3 steps need seed 47). The hunt must
+					// (the hand-written 3 steps need seed 12). The hunt must
 					// still find it and shrink it well below its original.
 					if st.StepsAfter > 16 {
 						t.Errorf("race shrunk only to %d steps:\n%s", st.StepsAfter, Format(small))
+					}
+					return
+				}
+				if bug.Name == "cursor-before-apply" {
+					// NB: a window of one local-store call, reached by a fault
+					// drawn at that call or a host crash cut there. The shrinker
+					// cannot move the draw, so the shrunk scenario keeps ops
+					// that only line it up (the hand-written one uses a seed
+					// where the first exec's apply fails). It must still shrink
+					// well below its original.
+					if st.StepsAfter > 10 {
+						t.Errorf("shrunk only to %d steps:\n%s", st.StepsAfter, Format(small))
 					}
 					return
 				}

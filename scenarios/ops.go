@@ -105,6 +105,7 @@ type Op struct {
 	Staged  bool          // exec: the writes become visible only on settle
 	Early   bool          // retry: call now rather than when due
 	None    bool          // lose-identity: report no runtime id at all
+	Clean   bool          // host-restart: a clean shutdown (stores closed), not a crash
 	Dur     time.Duration // advance
 	Ops     []Op          // group: run concurrently
 	// inject: the fault, its call site and (stream sites) the entries
@@ -153,6 +154,10 @@ func (o Op) format(b *strings.Builder, indent string) {
 		}
 	case OpAdvance:
 		b.WriteString(" " + o.Dur.String())
+	case OpHostRestart:
+		if o.Clean {
+			b.WriteString(" clean")
+		}
 	case OpPlant:
 		fmt.Fprintf(b, " b%d attempt=%d", o.Backend, o.Attempt)
 		if o.Stale {

@@ -176,6 +176,9 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 	case OpTruncate:
 		h.Truncate(op.Backend)
 	case OpHostRestart:
+		if op.Clean {
+			return h.ShutdownHost()
+		}
 		return h.RestartHost()
 	case OpPlant:
 		return h.PlantIntent(op.Backend, op.Attempt, op.Stale)
@@ -204,7 +207,12 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 			}
 		}
 		if restart {
-			return h.StepCut(1 + cut.IntN(maxCutSwitches))
+			n := 1 + cut.IntN(maxCutSwitches)
+			if cut.IntN(2) == 0 {
+				// Half the crashes land inside the local store's sequences.
+				return h.StepCutLocal(1 + n%maxCutLocalCalls)
+			}
+			return h.StepCut(n)
 		}
 		return h.Step()
 	default:
@@ -213,8 +221,14 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 	return nil
 }
 
-// maxCutSwitches bounds how far into a group a host restart may cut.
-const maxCutSwitches = 24
+// maxCutLocalCalls bounds how many local-store calls into a group a host
+// restart counted in local calls may cut (an exec makes about ten).
+const maxCutLocalCalls = 16
+
+// maxCutSwitches bounds how far into a group a host restart may cut: far
+// enough to reach a post-command pull's local-store calls (every call into
+// the runtime, the intent store and the local store is a decision).
+const maxCutSwitches = 64
 
 // prepare moves time for a retry that waits until its intent is due.
 func prepare(h *sim.Host, op Op) *sim.Violation {

@@ -128,6 +128,8 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 			}
 		case inGroup && !o.Kind.InGroup():
 			return fmt.Errorf("op %d: %s cannot run inside a group", i+1, o.Kind)
+		case inGroup && o.Clean:
+			return fmt.Errorf("op %d: a clean host-restart cannot run inside a group (a restart there crashes the host mid-operation)", i+1)
 		}
 		if o.Kind == OpExec && o.Writes < 0 {
 			return fmt.Errorf("op %d: negative writes", i+1)

@@ -32,6 +32,15 @@ func TestSweep(t *testing.T) {
 			t.Errorf("fault kind %s never injected in %d seeds", k, rep.Seeds)
 		}
 	}
+	// A host crash must land inside a pull's local sequence: just before a
+	// batch's apply (after its cursor was read, or, under the planted bug,
+	// written) and between the apply and its cursor write (SPEC 8.7). The
+	// table shows the other local points cut too.
+	for _, p := range []string{"local.apply-upstream", "local.write-fetch-cursor-if-ahead"} {
+		if rep.Reach.Faults["cut@"+p] == 0 {
+			t.Errorf("no host restart ever cut an operation at %s in %d seeds", p, rep.Seeds)
+		}
+	}
 	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost"} {
 		if rep.Reach.Retry[s] == 0 {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)

@@ -100,6 +100,7 @@ type Runtime struct {
 	progress  atomic.Uint64
 	abandoned atomic.Bool
 	gone      chan struct{} // closed by Abandon
+	stoppedAt string        // the blocking point a Stop took effect at
 }
 
 type actorState uint8
@@ -137,7 +138,8 @@ func (r *Runtime) SetMaxSwitches(n int) { r.maxSw = n }
 // chosen one (possibly the same) and the blocking point: the Block point,
 // "gate" for a park, "exit" when an actor finished, "run" at the start of Run.
 // It runs on the goroutine holding the baton and must not block; a panic in it
-// ends the Run with an error.
+// ends the Run with an error. A Stop it calls takes effect at once: the
+// chosen actor does not run, and the yielding one stays at point.
 func (r *Runtime) OnSwitch(fn func(from, to, point string)) { r.onSwitch = fn }
 
 // Go registers an actor. It starts when the runtime first schedules it; an
@@ -194,7 +196,7 @@ func (r *Runtime) Run() (parked []string, err error) {
 	if r.running || r.current != nil {
 		panic("sim: Runtime.Run called from an actor or while already running")
 	}
-	r.running, r.stopReq, r.switches = true, false, 0
+	r.running, r.stopReq, r.switches, r.stoppedAt = true, false, 0, ""
 	if to := r.pick(nil, "run"); to != nil {
 		r.handoff(to)
 		select {
@@ -301,6 +303,9 @@ func (g *gate) Open() {
 // Stop was asked, or the Run has failed.
 func (r *Runtime) pick(from *actor, point string) (to *actor) {
 	if r.err != nil || r.stopReq || len(r.runnable) == 0 {
+		if r.stopReq && r.err == nil {
+			r.stoppedAt = point
+		}
 		return nil
 	}
 	if r.maxSw > 0 && r.switches >= r.maxSw {
@@ -315,8 +320,16 @@ func (r *Runtime) pick(from *actor, point string) (to *actor) {
 		i = r.rng.IntN(len(r.runnable))
 	}
 	to = r.runnable[i]
-	if r.onSwitch != nil && !r.callHook(from, to, point) {
-		return nil
+	if r.onSwitch != nil {
+		if !r.callHook(from, to, point) {
+			return nil
+		}
+		if r.stopReq {
+			// A Stop from the hook takes effect at this very decision: the
+			// yielding actor stays at point, so a cut lands exactly there.
+			r.stoppedAt = point
+			return nil
+		}
 	}
 	return to
 }

@@ -14,6 +14,10 @@ import (
 // touches the runtime again. Only the blocked goroutine itself stays
 // behind, for as long as whatever blocks it.
 
+// StoppedAt returns the blocking point at which the last Run stopped after
+// Stop ("" when it did not): where the actor holding the baton was cut.
+func (r *Runtime) StoppedAt() string { return r.stoppedAt }
+
 // Progress returns how many scheduling decisions the runtime has taken over
 // its whole life. Safe to call from any goroutine.
 func (r *Runtime) Progress() uint64 { return r.progress.Load() }

@@ -150,6 +150,7 @@ func (h *Host) Liveness() *Violation {
 		c.SetFaults(false)
 	}
 	h.sched.SetFaults(false)
+	h.local.SetFaults(false)
 	for round := 0; h.alarmSet; round++ {
 		if round == maxTailRounds {
 			return h.fail("liveness-intents", fmt.Sprintf("alarm still set after %d firings", maxTailRounds))

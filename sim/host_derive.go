@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"slices"
+
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
@@ -17,16 +19,19 @@ import (
 // earlier one, because a failed pass is followed by the reconnect pass.
 // fence is the runtime id the pull must match (nil: no fence).
 //
-// known is false when the actor made no runtime call at all: it then
-// shared a connect another actor had in flight (or a cached handle), and
-// the record alone cannot say whether that handed it a failure; the caller
-// lets the store record decide between the two outcomes.
+// known is false when the actor made no runtime call at all but closing
+// handles (the event stream it just drained): it then shared a connect
+// another actor had in flight (or a cached handle), and the record alone
+// cannot say whether that handed it a failure (a shared connect can fail
+// without a transport error, when the reconcile on connect meets a
+// local-store fault); the caller lets the store record decide between the
+// two outcomes.
 //
 // A fetch on a connection reporting another runtime than the fence is a
 // lost runtime whatever happens next: the correct code never fetches there,
 // and a variant that does must still be judged against "lost".
 func pullOutcome(calls []faults.Call, fence *string) (pull model.Pull, known bool) {
-	if len(calls) == 0 {
+	if !slices.ContainsFunc(calls, func(c faults.Call) bool { return c.Op != faults.OpClose && c.Op != faults.OpEventClose }) {
 		return model.Pull{Kind: model.PullComplete}, false
 	}
 	out := model.Pull{Kind: model.PullComplete}

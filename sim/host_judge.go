@@ -18,6 +18,7 @@ var errNoLister = errors.New("sim: the scheduler store does not implement schedu
 // judge feeds one finished operation to the model and compares results.
 func (h *Host) judge(f finished) *Violation {
 	h.actorCalls = appendByActor(h.actorCalls[:0], h.recordSince(f.backend, f.marks[f.backend]), f.actor)
+	h.actorCalls = h.withLocalFaults(h.actorCalls, f)
 	calls := h.actorCalls
 	store := h.storeCalls(f)
 	if v := h.judgeSecrecy(f); v != nil {
@@ -28,6 +29,9 @@ func (h *Host) judge(f finished) *Violation {
 	}
 	switch f.kind {
 	case "write":
+		if errors.Is(f.err, faults.ErrInjected) {
+			return nil // a local-store fault: the write was never acknowledged
+		}
 		if f.err != nil {
 			return h.fail("host-write", f.actor+": "+f.err.Error())
 		}
