@@ -438,7 +438,7 @@ func (p inputParser) parse(lines []string) (faults.Profile, []Op, error) {
 		}
 		if group >= 0 {
 			if !op.Kind.InGroup() {
-				return profile, nil, p.errAt(i, "%s cannot run inside a group (only exec, write, retry, advance and host-restart can)", op.Kind)
+				return profile, nil, p.errAt(i, "%s cannot run inside a group (only exec, write, retry, advance, host-restart and cancel can)", op.Kind)
 			}
 			if op.Clean {
 				return profile, nil, p.errAt(i, "host-restart clean cannot run inside a group: a restart there crashes the host mid-operation")
@@ -479,6 +479,11 @@ func parseOp(fields []string, backends int) (Op, error) {
 			return op, fmt.Errorf("advance %s: needs a positive duration", args[0])
 		}
 		op.Dur = d
+		return op, nil
+	case OpCancel:
+		if len(args) != 0 {
+			return op, fmt.Errorf("unexpected %q: cancel takes no arguments", args[0])
+		}
 		return op, nil
 	case OpHostRestart:
 		if len(args) == 1 && args[0] == "clean" {

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -131,6 +132,24 @@ func genGroupMember(r *rand.Rand, c GenConfig) Op {
 	g := c
 	g.Weights = w
 	return genOp(r, g, false)
+}
+
+// cancelGroupOneIn: one group in this many (without a host restart) gets a
+// cancel member.
+const cancelGroupOneIn = 3
+
+// addCancels gives some groups of ops a cancel member, drawing from r, a
+// stream of its own, so that the rest of the scenario is what the workload
+// stream alone makes of the seed.
+func addCancels(r *rand.Rand, ops []Op) {
+	for i, op := range ops {
+		if op.Kind != OpGroup || slices.ContainsFunc(op.Ops, func(m Op) bool { return m.Kind == OpHostRestart }) {
+			continue
+		}
+		if r.IntN(cancelGroupOneIn) == 0 {
+			ops[i].Ops = append(slices.Clone(op.Ops), Op{Kind: OpCancel})
+		}
+	}
 }
 
 // cleanShutdownOneIn: one top-level host restart in this many is a clean

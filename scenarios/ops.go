@@ -47,9 +47,14 @@ const (
 	// intents, attempt > maxAttempts). Outside Weights like OpInject; the
 	// generator draws it on its own, rarely.
 	OpPlant
+	// OpCancel, inside a group only, cancels one of the group's operations
+	// at a drawn scheduling decision: one parked (in the FIFO, on a shared
+	// connect) before any call of its own, if there is one then. Outside
+	// Weights; the generator draws it on its own.
+	OpCancel
 )
 
-var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant"}
+var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant", "cancel"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
@@ -74,7 +79,7 @@ func opKindByName(name string) (OpKind, bool) {
 // alarm-driven retry can race them). Fault ops are the driver's, between steps.
 func (k OpKind) InGroup() bool {
 	switch k {
-	case OpExec, OpWrite, OpRetry, OpHostRestart, OpAdvance:
+	case OpExec, OpWrite, OpRetry, OpHostRestart, OpAdvance, OpCancel:
 		return true
 	}
 	return false

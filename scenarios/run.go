@@ -195,11 +195,13 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 				return v
 			}
 		}
-		restart := false
+		restart, cancel := false, false
 		for _, m := range op.Ops {
 			switch m.Kind {
 			case OpHostRestart:
 				restart = true
+			case OpCancel:
+				cancel = true
 			case OpAdvance:
 				h.SpawnTick(m.Dur)
 			default:
@@ -213,6 +215,11 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 				return h.StepCutLocal(1 + n%maxCutLocalCalls)
 			}
 			return h.StepCut(n)
+		}
+		if cancel {
+			// NB: with a host restart in the group too, the crash wins: a
+			// cancel there would add nothing the cut does not.
+			return h.StepCancel()
 		}
 		return h.Step()
 	default:

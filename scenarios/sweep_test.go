@@ -41,6 +41,11 @@ func TestSweep(t *testing.T) {
 			t.Errorf("no host restart ever cut an operation at %s in %d seeds", p, rep.Seeds)
 		}
 	}
+	// A caller gives up on an operation parked before its first call: the
+	// FIFO (or a shared connect) must let it go cleanly (property cancel).
+	if rep.Reach.Faults["cancel-abandoned"] == 0 {
+		t.Errorf("no operation was ever cancelled while parked in %d seeds", rep.Seeds)
+	}
 	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost"} {
 		if rep.Reach.Retry[s] == 0 {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)

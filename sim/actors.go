@@ -121,6 +121,9 @@ type actor struct {
 	dying    bool      // unwinding on Kill
 	returned bool      // fn returned normally
 	gate     *gate     // while parked
+	// interrupted: Interrupt woke the actor from its gate; Wait returns
+	// its context's error instead of waiting on.
+	interrupted bool
 }
 
 // NewRuntime returns a runtime drawing its choices from interleave, which it
@@ -263,8 +266,10 @@ type gate struct {
 }
 
 // Wait returns nil at once on an open gate, ctx.Err() if ctx is already done,
-// and otherwise parks the running actor until Open. ctx is not watched while
-// parked: under simulation only the simulator cancels, and it does so by Kill.
+// and otherwise parks the running actor until Open. ctx is not watched by a
+// goroutine while parked: under simulation only the simulator cancels, and
+// after cancelling it wakes the actor with Interrupt, so Wait returns
+// ctx.Err() at a decision the seed chose.
 func (g *gate) Wait(ctx context.Context) error {
 	if g.open {
 		return nil
@@ -281,6 +286,13 @@ func (g *gate) Wait(ctx context.Context) error {
 	}
 	g.waiters = append(g.waiters, a)
 	g.r.park(a, g)
+	if a.interrupted {
+		a.interrupted = false
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return g.Wait(ctx) // woken for nothing: wait on
+	}
 	return nil
 }
 

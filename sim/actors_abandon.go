@@ -2,6 +2,7 @@ package sim
 
 import (
 	"runtime"
+	"slices"
 )
 
 // A real block inside an actor (a mutex held by a parked actor, a store
@@ -13,6 +14,35 @@ import (
 // goroutine that comes back from its block later ends as soon as it
 // touches the runtime again. Only the blocked goroutine itself stays
 // behind, for as long as whatever blocks it.
+
+// Interrupt wakes the named actor if it is parked on a gate: it leaves the
+// gate and becomes runnable, and its Wait returns its context's error (the
+// caller cancels that context first). It reports whether the actor was
+// parked. Like Go, it belongs to the running actor or the driver (the
+// OnSwitch hook included).
+func (r *Runtime) Interrupt(name string) bool {
+	for _, a := range r.live {
+		if a.name != name || a.state != actorParked {
+			continue
+		}
+		g := a.gate
+		g.waiters = slices.DeleteFunc(g.waiters, func(w *actor) bool { return w == a })
+		a.state, a.gate, a.interrupted = actorReady, nil, true
+		r.addRunnable(a)
+		return true
+	}
+	return false
+}
+
+// Parked reports whether the named actor is parked on a gate.
+func (r *Runtime) Parked(name string) bool {
+	for _, a := range r.live {
+		if a.name == name {
+			return a.state == actorParked
+		}
+	}
+	return false
+}
 
 // StoppedAt returns the blocking point at which the last Run stopped after
 // Stop ("" when it did not): where the actor holding the baton was cut.

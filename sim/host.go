@@ -128,9 +128,18 @@ type Host struct {
 	sched        *faults.Scheduler   // fault wrapper over inner, with its record
 	owner        AlarmOwner          // non-nil when the store sets the alarm itself
 	schedMark    int
-	localMark    int    // local-store faults already drained
-	cutAt        string // where the step being cut stopped (noteCut)
-	cutLocal     bool   // the step's cut counts local-store calls only
+	localMark    int        // local-store faults already drained
+	cutAt        string     // where the step being cut stopped (noteCut)
+	cutLocal     bool       // the step's cut counts local-store calls only
+	cutCancel    bool       // the step's "cut" cancels an operation instead
+	cancelDraws  *rand.Rand // StepCancel's own stream
+	// The operations of the current step: their cancel functions, those
+	// that reached a blocking point of their own (started), those the
+	// simulator cancelled (see host_cancel.go).
+	stepOps   []string
+	cancels   map[string]context.CancelFunc
+	started   map[string]bool
+	cancelled map[string]bool
 	// dropped holds the store handles host crashes left behind unclosed
 	// (a killed process never closes them); Close releases them at the end.
 	dropped []interface{ Close() error }

@@ -34,7 +34,7 @@ var Properties = []string{
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
-	"batch-budget", "applied",
+	"batch-budget", "applied", "cancel",
 }
 
 func (h *Host) fail(property, detail string) *Violation {

@@ -20,6 +20,9 @@ func (h *Host) judge(f finished) *Violation {
 	h.actorCalls = appendByActor(h.actorCalls[:0], h.recordSince(f.backend, f.marks[f.backend]), f.actor)
 	h.actorCalls = h.withLocalFaults(h.actorCalls, f)
 	calls := h.actorCalls
+	if v, cancelled := h.judgeCancelled(f, calls); cancelled {
+		return v
+	}
 	store := h.storeCalls(f)
 	if v := h.judgeSecrecy(f); v != nil {
 		return v

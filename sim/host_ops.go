@@ -75,9 +75,10 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 	}
 	h.event(name, "start", details...)
 	ws := h.ws
+	ctx := h.opContext(name)
 	h.rt.Go(name, func() {
 		presizeStack()
-		f.exec, f.err = ws.Exec(h.ctx, command, workspace.ExecOptions{Backend: h.names[b], Sync: mode})
+		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: h.names[b], Sync: mode})
 		h.done = append(h.done, *f)
 	})
 }
@@ -92,9 +93,10 @@ func (h *Host) SpawnRetry(b int, why string) {
 func (h *Host) spawnRetry(name string, b int) {
 	f := &finished{actor: name, kind: "retry", backend: b}
 	ws := h.ws
+	ctx := h.opContext(name)
 	h.rt.Go(name, func() {
 		presizeStack()
-		f.retry, f.err = ws.RetryPendingSync(h.ctx, h.names[b], h.cfg.Budget)
+		f.retry, f.err = ws.RetryPendingSync(ctx, h.names[b], h.cfg.Budget)
 		h.done = append(h.done, *f)
 	})
 }
@@ -179,6 +181,10 @@ func (h *Host) step(cut int) *Violation {
 	if cut > 0 {
 		n := 0
 		h.rt.OnSwitch(func(from, to, point string) {
+			if h.cutCancel {
+				h.cancelHook(from, point, &n, cut)
+				return
+			}
 			if h.cutLocal && !strings.HasPrefix(point, "local.") {
 				return
 			}
@@ -192,6 +198,9 @@ func (h *Host) step(cut int) *Violation {
 	if at := h.rt.StoppedAt(); cut > 0 && at != "" {
 		h.noteCut(at)
 	}
+	if h.cutCancel {
+		cut = 0 // the hook cancelled; the step runs to its end and is checked
+	}
 	h.drainRecords()
 	if h.violated != nil {
 		return h.violated // store-error, found at a call or in the record
@@ -202,6 +211,7 @@ func (h *Host) step(cut int) *Violation {
 	if cut == 0 && len(parked) > 0 {
 		return h.failDeadlock(fmt.Sprintf("actors parked forever: %v", parked))
 	}
+	defer h.endCancels()
 	for _, f := range h.done {
 		f.storeMark, f.localMark, f.marks = storeMark, localMark, marks
 		if v := h.judge(f); v != nil {
