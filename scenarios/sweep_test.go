@@ -61,7 +61,8 @@ func TestSweep(t *testing.T) {
 			t.Errorf("secrecy case %s never reached in %d seeds", s, rep.Seeds)
 		}
 	}
-	for _, s := range []string{"wait/complete", "wait/pending+error", "defer/pending", "defer/pending+error", "error"} {
+	for _, s := range []string{"wait/complete", "wait/pending+error", "defer/pending", "defer/pending+error", "error",
+		"wait/cancelled", "defer/cancelled"} {
 		if rep.Reach.ExecSync[s] == 0 {
 			t.Errorf("exec sync outcome %s never reached in %d seeds", s, rep.Seeds)
 		}

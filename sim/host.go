@@ -140,6 +140,7 @@ type Host struct {
 	cancels   map[string]context.CancelFunc
 	started   map[string]bool
 	cancelled map[string]bool
+	lastPoint map[string]string // an operation's last blocking point
 	// dropped holds the store handles host crashes left behind unclosed
 	// (a killed process never closes them); Close releases them at the end.
 	dropped []interface{ Close() error }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/syncsim/syncsim/faults"
 )
@@ -15,11 +16,19 @@ import (
 // must abandon its wait cleanly: the FIFO's successors walk back past the
 // abandoned entry, a shared connect goes on for its other waiters.
 //
-// Only an operation parked before any call of its own is cancelled (one
-// that already reached the runtime or a store goes on): what it did is then
-// nothing at all, so the property is exact. cancel: a cancelled operation
-// returns the context's error, made no runtime, intent-store or local-store
-// call, and changes nothing the model knows.
+// Two kinds of operation are cancelled, the ones whose outcome the record
+// settles exactly:
+//
+//   - one parked before any call of its own: property cancel, it returns
+//     the context's error, made no runtime, intent-store or local-store
+//     call, and changes nothing the model knows;
+//   - an exec about to read its command's event stream: that read fails
+//     with the context's error (the runtime checks it), and the exec takes
+//     its cancel branch (SPEC 3.2 deviation in workspace/exec.go): in wait
+//     mode it cancels the stream and stores an unfenced intent, in defer
+//     mode it drains the stream anyway and captures its target. The judge
+//     reads the cancelled read from the record (readExec) and the model
+//     predicts the rest.
 
 // opContext gives an operation of the current step its own cancellable
 // context.
@@ -34,6 +43,7 @@ func (h *Host) opContext(actor string) context.Context {
 func (h *Host) initCancels() {
 	if h.cancels == nil {
 		h.cancels, h.started, h.cancelled = map[string]context.CancelFunc{}, map[string]bool{}, map[string]bool{}
+		h.lastPoint = map[string]string{}
 	}
 }
 
@@ -45,6 +55,7 @@ func (h *Host) endCancels() {
 	clear(h.cancels)
 	clear(h.started)
 	clear(h.cancelled)
+	clear(h.lastPoint)
 	h.stepOps = h.stepOps[:0]
 }
 
@@ -74,14 +85,19 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 	case "run", "gate", "exit", tickWaitPoint:
 	default:
 		h.started[from] = true
+		h.lastPoint[from] = point
 	}
 	if *seen++; *seen != n {
 		return
 	}
 	var idle []string
 	for _, name := range h.stepOps {
-		if !h.started[name] && h.rt.Parked(name) {
+		parked := h.rt.Parked(name)
+		switch {
+		case !h.started[name] && parked:
 			idle = append(idle, name)
+		case !parked && strings.Contains(name, ".exec.") && strings.HasSuffix(h.lastPoint[name], "."+string(faults.OpEventNext)):
+			idle = append(idle, name) // blocked before reading its events
 		}
 	}
 	if len(idle) == 0 {
@@ -91,9 +107,12 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 	}
 	name := idle[h.cancelDraws.IntN(len(idle))]
 	h.cancels[name]()
-	h.cancelled[name] = true
-	h.rt.Interrupt(name)
-	h.stats.Faults["cancel-abandoned"]++
+	if h.rt.Interrupt(name) {
+		h.cancelled[name] = true
+		h.stats.Faults["cancel-abandoned"]++
+	} else {
+		h.stats.Faults["cancel-exec"]++ // its next event read fails
+	}
 	h.event(name, "cancel", "decision="+strconv.Itoa(n))
 }
 

@@ -174,7 +174,10 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	}
 	// Once the command streamed, Exec fails exactly when its event stream
 	// did (SPEC 3.2: the stream errors to the consumer, sync is pending).
-	if facts.eventsErr != (f.err != nil) {
+	if facts.cancelled {
+		h.stats.ExecSync[syncName(f.mode)+"/cancelled"]++ // a cancel branch of runCommand
+	}
+	if (facts.eventsErr || facts.cancelled) != (f.err != nil) {
 		return h.fail("model", fmt.Sprintf("%s: event stream failed=%t but exec error=%v", f.actor, facts.eventsErr, f.err))
 	}
 	e := model.Exec{Backend: b, Runtime: facts.runtime}
@@ -184,8 +187,8 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	} else {
 		e.Mode = model.Wait
 		p, known := pullOutcome(facts.post, facts.runtime)
-		e.PullFailed = facts.eventsErr || p.Kind == model.PullFailed || p.Kind == model.PullLost
-		if !known && !facts.eventsErr {
+		e.PullFailed = facts.eventsErr || facts.cancelled || p.Kind == model.PullFailed || p.Kind == model.PullLost
+		if !known && !facts.eventsErr && !facts.cancelled {
 			// No call of its own after the command: the pull shared a
 			// connect in flight; the store record tells which way it went.
 			// Without a scheduler there is no store record, but a pull that
