@@ -38,6 +38,7 @@ type Container struct {
 	crashed      bool
 	failConnects int // connects still refused while crashed
 	epoch        int // restarts, crashes, lost identities, truncations
+	wipes        int // times the log was emptied, the first launch included
 
 	// Remote store (process-lifetime, SPEC 7).
 	files       map[string]*remoteFile
@@ -114,6 +115,7 @@ func (c *Container) mintLocked() string {
 }
 
 func (c *Container) wipeLocked() {
+	c.wipes++
 	c.staged = nil
 	c.files = make(map[string]*remoteFile)
 	c.index = fetchIndex{}
@@ -251,6 +253,15 @@ func (c *Container) Alive() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return !c.crashed
+}
+
+// LogEpoch counts the times the remote log was emptied since creation (a
+// restart, a truncation, the relaunch after a crash): cursors it served
+// before may name new content after. A lost identity keeps the log.
+func (c *Container) LogEpoch() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.wipes - 1
 }
 
 // Epoch counts the crashes, restarts, lost identities and log truncations

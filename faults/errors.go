@@ -52,6 +52,7 @@ const (
 	msgSettle       = "settle: pre-fetch reconcile hook failed"
 	msgStore        = "scheduler store unavailable"
 	msgRPC          = "fetchChanges failed: backend unavailable"
+	msgLocal        = "local store: disk I/O error"
 )
 
 // faultOf returns the kind of the InjectedError in err's chain, or NoFault.

@@ -45,6 +45,9 @@ const (
 	// reconnect or replay (SPEC 5.2 step 1), the pull simply fails. It is
 	// last so that profiles drawn before it existed keep their other kinds.
 	RPCError
+	// LocalIO fails a call into the workspace's local store (files and
+	// cursors) before it reaches the store (per call; see LocalStore).
+	LocalIO
 
 	kindEnd
 )
@@ -68,6 +71,7 @@ var kindNames = [kindEnd]string{
 	StoreClear:            "store-clear",
 	HostRestart:           "host-restart",
 	RPCError:              "rpc-error",
+	LocalIO:               "local-store",
 }
 
 // Kinds returns every fault kind in stable order, NoFault excluded.

@@ -9,7 +9,7 @@ import (
 )
 
 func TestKindNames(t *testing.T) {
-	want := "crash restart lost-identity truncated-log transport-connect transport-pre-dispatch transport-post-dispatch transport-mid-stream settle-failure store-get store-schedule store-clear host-restart rpc-error"
+	want := "crash restart lost-identity truncated-log transport-connect transport-pre-dispatch transport-post-dispatch transport-mid-stream settle-failure store-get store-schedule store-clear host-restart rpc-error local-store"
 	var names []string
 	for _, k := range Kinds() {
 		names = append(names, k.String())

@@ -25,6 +25,10 @@ const (
 	OpEventClose  Op = "event-close"
 	OpClose       Op = "close"
 	OpSync        Op = "sync" // the actor took the connection's sync channel (conn.Sync says why it is recorded)
+	// OpLocalStore is never recorded by a container: it stands for an
+	// injected local-store fault (LocalStore) that a judge places among an
+	// actor's runtime calls. It fails the stream it names, if any.
+	OpLocalStore Op = "local-store"
 )
 
 // Call is one call the workspace made into the runtime, as recorded.
@@ -371,7 +375,7 @@ func SummarisePulls(calls []Call, actor string) []PullRecord {
 				index[call.Stream] = len(out)
 			}
 			out = append(out, pr)
-		case OpStreamNext, OpStreamClose:
+		case OpStreamNext, OpStreamClose, OpLocalStore:
 			i, ok := index[call.Stream]
 			if !ok {
 				continue

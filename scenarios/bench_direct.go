@@ -229,6 +229,9 @@ func (d *directRunner) apply(op Op) error {
 				restart = true
 				continue
 			}
+			if m.Kind == OpCancel {
+				continue // the direct runner cancels nothing
+			}
 			if m.Kind == OpAdvance {
 				if err := d.advance(m.Dur); err != nil {
 					return err

@@ -18,6 +18,8 @@ type Bug struct {
 	alarm  sim.AlarmPolicy
 	// forgetful makes the intent store lose everything at host restart.
 	forgetful bool
+	// blocking makes the intent store's third Schedule never return.
+	blocking bool
 }
 
 // Bugs is the planted-bug catalogue, in a stable order.
@@ -50,7 +52,16 @@ var Bugs = []Bug{
 		Class: "result errors keep the credentials of the failure they report (SPEC 1.4 redaction skipped)"},
 	{Name: "forgetful-scheduler", forgetful: true,
 		Class: "the intent store is not durable across a host restart"},
+	{Name: "mutex-across-call", mutant: workspace.MutantMutexAcrossCall,
+		Class: "a lock held across a backend call: whoever needs it meanwhile blocks (reported as hang by the watchdog)"},
+	{Name: "blocking-scheduler", blocking: true,
+		Class: "an intent store whose Schedule never returns from its third call on (reported as hang by the watchdog)"},
 }
+
+// Hangs reports whether the bug shows as property hang: found only by the
+// wall-clock watchdog, so every run that meets it costs the watchdog's
+// timeout, and its scenarios are not shrunk.
+func (b Bug) Hangs() bool { return b.blocking || b.mutant.Has(workspace.MutantMutexAcrossCall) }
 
 // BugByName finds a planted bug.
 func BugByName(name string) (Bug, bool) {

@@ -29,7 +29,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Run(s, RunOptions{})
+			r, err := Run(s, RunOptions{Watchdog: testWatchdog})
 			if err != nil {
 				td.Fatalf(t, "run: %v", err)
 			}
@@ -41,7 +41,7 @@ func TestCorpus(t *testing.T) {
 			if s.Config.Bug != "" {
 				fixed := s
 				fixed.Config.Bug = ""
-				rf, err := Run(fixed, RunOptions{})
+				rf, err := Run(fixed, RunOptions{Watchdog: testWatchdog})
 				if err != nil {
 					td.Fatalf(t, "run with bug=none: %v", err)
 				}

@@ -443,7 +443,10 @@ func (p inputParser) parse(lines []string) (faults.Profile, []Op, error) {
 		}
 		if group >= 0 {
 			if !op.Kind.InGroup() {
-				return profile, nil, p.errAt(i, "%s cannot run inside a group (only exec, write, retry, advance and host-restart can)", op.Kind)
+				return profile, nil, p.errAt(i, "%s cannot run inside a group (only exec, write, retry, advance, host-restart and cancel can)", op.Kind)
+			}
+			if op.Clean {
+				return profile, nil, p.errAt(i, "host-restart clean cannot run inside a group: a restart there crashes the host mid-operation")
 			}
 			ops[group].Ops = append(ops[group].Ops, op)
 			continue
@@ -482,9 +485,18 @@ func parseOp(fields []string, backends int) (Op, error) {
 		}
 		op.Dur = d
 		return op, nil
-	case OpHostRestart:
+	case OpCancel:
 		if len(args) != 0 {
-			return op, fmt.Errorf("unexpected %q: host-restart takes no arguments", args[0])
+			return op, fmt.Errorf("unexpected %q: cancel takes no arguments", args[0])
+		}
+		return op, nil
+	case OpHostRestart:
+		if len(args) == 1 && args[0] == "clean" {
+			op.Clean = true
+			return op, nil
+		}
+		if len(args) != 0 {
+			return op, fmt.Errorf("unexpected %q: host-restart takes no argument but clean", args[0])
 		}
 		return op, nil
 	}

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -107,6 +108,10 @@ func genOp(r *rand.Rand, c GenConfig, allowGroup bool) Op {
 		op.None = r.IntN(4) == 0
 	case OpAdvance:
 		op.Dur = advanceSteps[r.IntN(len(advanceSteps))]
+	case OpHostRestart:
+		// A crash (handles dropped) is the rule; a clean shutdown (stores
+		// closed first) the rarer case, and never inside a group.
+		op.Clean = allowGroup && r.IntN(cleanShutdownOneIn) == 0
 	case OpGroup:
 		n := 2 + r.IntN(maxGroupSize-1)
 		for range n {
@@ -119,15 +124,43 @@ func genOp(r *rand.Rand, c GenConfig, allowGroup bool) Op {
 // genGroupMember draws the ops a group may hold (OpKind.InGroup): commands
 // and retries mostly; sometimes a time advance, so that an alarm-driven retry
 // races the others, and a host restart that cuts the group in flight.
+// A restart in a group is the one that crashes the host mid-operation (at a
+// drawn blocking point: between a batch's apply and its cursor write, say),
+// so it weighs hostRestartInGroup times its top-level weight.
 func genGroupMember(r *rand.Rand, c GenConfig) Op {
 	w := Weights{
 		OpExec: c.Weights[OpExec] + 1, OpRetry: c.Weights[OpRetry] + 1, OpWrite: c.Weights[OpWrite],
-		OpAdvance: c.Weights[OpAdvance] / 1, OpHostRestart: c.Weights[OpHostRestart],
+		OpAdvance: c.Weights[OpAdvance] / 1, OpHostRestart: hostRestartInGroup * c.Weights[OpHostRestart],
 	}
 	g := c
 	g.Weights = w
 	return genOp(r, g, false)
 }
+
+// cancelGroupOneIn: one group in this many (without a host restart) gets a
+// cancel member.
+const cancelGroupOneIn = 3
+
+// addCancels gives some groups of ops a cancel member, drawing from r, a
+// stream of its own, so that the rest of the scenario is what the workload
+// stream alone makes of the seed.
+func addCancels(r *rand.Rand, ops []Op) {
+	for i, op := range ops {
+		if op.Kind != OpGroup || slices.ContainsFunc(op.Ops, func(m Op) bool { return m.Kind == OpHostRestart }) {
+			continue
+		}
+		if r.IntN(cancelGroupOneIn) == 0 {
+			ops[i].Ops = append(slices.Clone(op.Ops), Op{Kind: OpCancel})
+		}
+	}
+}
+
+// cleanShutdownOneIn: one top-level host restart in this many is a clean
+// shutdown rather than a crash.
+const cleanShutdownOneIn = 5
+
+// hostRestartInGroup multiplies a host restart's weight inside a group.
+const hostRestartInGroup = 6
 
 // advanceSteps span the default backoff range (1 s .. 60 s) so that some
 // advances land inside a backoff window and some jump past it.

@@ -47,9 +47,14 @@ const (
 	// intents, attempt > maxAttempts). Outside Weights like OpInject; the
 	// generator draws it on its own, rarely.
 	OpPlant
+	// OpCancel, inside a group only, cancels one of the group's operations
+	// at a drawn scheduling decision: one parked (in the FIFO, on a shared
+	// connect) before any call of its own, if there is one then. Outside
+	// Weights; the generator draws it on its own.
+	OpCancel
 )
 
-var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant"}
+var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant", "cancel"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
@@ -74,7 +79,7 @@ func opKindByName(name string) (OpKind, bool) {
 // alarm-driven retry can race them). Fault ops are the driver's, between steps.
 func (k OpKind) InGroup() bool {
 	switch k {
-	case OpExec, OpWrite, OpRetry, OpHostRestart, OpAdvance:
+	case OpExec, OpWrite, OpRetry, OpHostRestart, OpAdvance, OpCancel:
 		return true
 	}
 	return false
@@ -105,6 +110,7 @@ type Op struct {
 	Staged  bool          // exec: the writes become visible only on settle
 	Early   bool          // retry: call now rather than when due
 	None    bool          // lose-identity: report no runtime id at all
+	Clean   bool          // host-restart: a clean shutdown (stores closed), not a crash
 	Dur     time.Duration // advance
 	Ops     []Op          // group: run concurrently
 	// inject: the fault, its call site and (stream sites) the entries
@@ -153,6 +159,10 @@ func (o Op) format(b *strings.Builder, indent string) {
 		}
 	case OpAdvance:
 		b.WriteString(" " + o.Dur.String())
+	case OpHostRestart:
+		if o.Clean {
+			b.WriteString(" clean")
+		}
 	case OpPlant:
 		fmt.Fprintf(b, " b%d attempt=%d", o.Backend, o.Attempt)
 		if o.Stale {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
@@ -37,6 +38,17 @@ type RunOptions struct {
 	// NoLiveness skips the fault-free tail (the shrinker uses it only when
 	// the property it keeps is not a liveness one).
 	NoLiveness bool
+	// Watchdog is how long the run may make no progress before it is given
+	// up as property hang (0: sim.DefaultWatchdog; negative: no watchdog).
+	Watchdog time.Duration
+}
+
+// watchdog resolves RunOptions.Watchdog.
+func (o RunOptions) watchdog() time.Duration {
+	if o.Watchdog == 0 {
+		return sim.DefaultWatchdog
+	}
+	return o.Watchdog
 }
 
 // Result is the outcome of one run.
@@ -48,7 +60,10 @@ type Result struct {
 }
 
 // Run executes s: builds the host, applies every op, then the liveness
-// tail. It returns an error only when the run could not be set up.
+// tail. It returns an error only when the run could not be set up. A run
+// that stops making progress for o.Watchdog of wall time (an actor blocked
+// for real) is given up and reported as property hang; its goroutines are
+// left behind.
 func Run(s Scenario, o RunOptions) (Result, error) {
 	if err := s.Validate(); err != nil {
 		return Result{}, err
@@ -61,10 +76,34 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 		return Result{}, err
 	}
 	defer cleanup()
+	var host atomic.Pointer[sim.Host]
+	var res Result
+	progress := func() uint64 {
+		if h := host.Load(); h != nil {
+			return h.Progress()
+		}
+		return 0
+	}
+	timeout := o.watchdog()
+	if sim.Watch(timeout, progress, func() { res, err = run(s, o, cfg, &host) }) {
+		return res, err
+	}
+	h := host.Load()
+	if h == nil {
+		return Result{Violation: sim.HangBeforeStart(timeout), Trace: sim.NewTrace(sim.Epoch)}, nil
+	}
+	v := h.Hang(timeout)
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats()}, nil
+}
+
+// run is Run's body, on the watched goroutine; host is published as soon
+// as it exists so that the watchdog can read its progress.
+func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host]) (Result, error) {
 	h, err := sim.NewHost(cfg)
 	if err != nil {
 		return Result{}, err
 	}
+	host.Store(h)
 	cut := cutStream(s.Seed)
 	v := h.Step()
 	for _, op := range s.Ops {
@@ -121,6 +160,9 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		if bug.forgetful {
 			cfg.Scheduler = forgetfulFactory()
 		}
+		if bug.blocking {
+			cfg.Scheduler = BlockingSchedulerFactory(3)
+		}
 	}
 	return cfg, cleanup, nil
 }
@@ -145,6 +187,9 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 	case OpTruncate:
 		h.Truncate(op.Backend)
 	case OpHostRestart:
+		if op.Clean {
+			return h.ShutdownHost()
+		}
 		return h.RestartHost()
 	case OpPlant:
 		return h.PlantIntent(op.Backend, op.Attempt, op.Stale)
@@ -161,11 +206,13 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 				return v
 			}
 		}
-		restart := false
+		restart, cancel := false, false
 		for _, m := range op.Ops {
 			switch m.Kind {
 			case OpHostRestart:
 				restart = true
+			case OpCancel:
+				cancel = true
 			case OpAdvance:
 				h.SpawnTick(m.Dur)
 			default:
@@ -173,7 +220,17 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 			}
 		}
 		if restart {
-			return h.StepCut(1 + cut.IntN(maxCutSwitches))
+			n := 1 + cut.IntN(maxCutSwitches)
+			if cut.IntN(2) == 0 {
+				// Half the crashes land inside the local store's sequences.
+				return h.StepCutLocal(1 + n%maxCutLocalCalls)
+			}
+			return h.StepCut(n)
+		}
+		if cancel {
+			// NB: with a host restart in the group too, the crash wins: a
+			// cancel there would add nothing the cut does not.
+			return h.StepCancel()
 		}
 		return h.Step()
 	default:
@@ -182,8 +239,14 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 	return nil
 }
 
-// maxCutSwitches bounds how far into a group a host restart may cut.
-const maxCutSwitches = 24
+// maxCutLocalCalls bounds how many local-store calls into a group a host
+// restart counted in local calls may cut (an exec makes about ten).
+const maxCutLocalCalls = 16
+
+// maxCutSwitches bounds how far into a group a host restart may cut: far
+// enough to reach a post-command pull's local-store calls (every call into
+// the runtime, the intent store and the local store is a decision).
+const maxCutSwitches = 64
 
 // prepare moves time for a retry that waits until its intent is due.
 func prepare(h *sim.Host, op Op) *sim.Violation {

@@ -112,6 +112,7 @@ func FromSeed(seed uint64, c Config) Scenario {
 	}
 	c = drawStores(seed, c)
 	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights})
+	addCancels(sim.Stream(seed, "cancels"), ops)
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
 }
 
@@ -211,6 +212,10 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 			}
 		case inGroup && !o.Kind.InGroup():
 			return fmt.Errorf("op %d: %s cannot run inside a group", i+1, o.Kind)
+		case !inGroup && o.Kind == OpCancel:
+			return fmt.Errorf("op %d: cancel runs only inside a group (it cancels one of the group's operations)", i+1)
+		case inGroup && o.Clean:
+			return fmt.Errorf("op %d: a clean host-restart cannot run inside a group (a restart there crashes the host mid-operation)", i+1)
 		}
 		if o.Kind == OpExec && o.Writes < 0 {
 			return fmt.Errorf("op %d: negative writes", i+1)

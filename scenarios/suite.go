@@ -39,6 +39,9 @@ type SuiteOptions struct {
 	// without it, the runs whose clock reads sub-millisecond instants fail
 	// intent-table.
 	TimePrecision time.Duration
+	// Watchdog is how long one scenario may make no progress before it is
+	// reported as property hang (0: sim.DefaultWatchdog; negative: none).
+	Watchdog time.Duration
 }
 
 // Failure is one scenario that broke a property.
@@ -70,6 +73,10 @@ type SweepReport struct {
 	Store    string
 	Failures []Failure
 	Reach    Reach
+	// StoppedAt is the seed of a hang that ended the sweep early (0: it ran
+	// every seed). A store that blocks once usually blocks again, and every
+	// further hang would cost the watchdog's timeout and leak goroutines.
+	StoppedAt uint64
 }
 
 // Reach counts, over a sweep, how often each fault kind, retry status and
@@ -146,6 +153,10 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 			f.Replay = []string{syncsimReplayLine(seed, o.Config)}
 		}
 		rep.Failures = append(rep.Failures, f)
+		if r.Violation.Property == "hang" {
+			rep.StoppedAt = seed
+			break
+		}
 	}
 	rep.Store = store.get()
 	return rep, nil
@@ -154,7 +165,7 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 // runOptions are the options of every run of the suite: a fresh factory
 // per run from NewStore, checked and named on the way.
 func (o SuiteOptions) runOptions(name *storeName) RunOptions {
-	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision}
+	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision, Watchdog: o.Watchdog}
 	if o.NewStore != nil {
 		ro.NewScheduler = func() sim.SchedulerFactory { return checkedFactory(o.NewStore(), name) }
 	}
@@ -229,8 +240,10 @@ func Check(t testing.TB, o SuiteOptions) {
 	f := rep.Failures[0]
 	var store storeName
 	note := ""
-	small, _, err := Shrink(f.Scenario, f.Violation.Property, ShrinkOptions{Run: o.runOptions(&store)})
-	if err == nil {
+	if rep.StoppedAt != 0 {
+		// A hang is not shrunk: every run of it costs the watchdog.
+		note = fmt.Sprintf("(stopped at the hang of seed %d; not shrunk)\n", rep.StoppedAt)
+	} else if small, _, err := Shrink(f.Scenario, f.Violation.Property, ShrinkOptions{Run: o.runOptions(&store)}); err == nil {
 		f.Shrunk = &small
 	} else {
 		// A store that fails differently on a second run of the same

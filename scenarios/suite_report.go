@@ -30,6 +30,10 @@ func (f Failure) Report() string {
 	for _, l := range f.Tail {
 		fmt.Fprintf(&b, "          %s\n", l)
 	}
+	if f.Violation.Stacks != "" {
+		b.WriteString("STACKS (goroutines when it was reported)\n")
+		b.WriteString(StacksExcerpt(f.Violation.Stacks, "          "))
+	}
 	for i, l := range f.Replay {
 		head := "          "
 		if i == 0 {

@@ -33,6 +33,20 @@ func TestSweep(t *testing.T) {
 			t.Errorf("fault kind %s never injected in %d seeds", k, rep.Seeds)
 		}
 	}
+	// A host crash must land inside a pull's local sequence: just before a
+	// batch's apply (after its cursor was read, or, under the planted bug,
+	// written) and between the apply and its cursor write (SPEC 8.7). The
+	// table shows the other local points cut too.
+	for _, p := range []string{"local.apply-upstream", "local.write-fetch-cursor-if-ahead"} {
+		if rep.Reach.Faults["cut@"+p] == 0 {
+			t.Errorf("no host restart ever cut an operation at %s in %d seeds", p, rep.Seeds)
+		}
+	}
+	// A caller gives up on an operation parked before its first call: the
+	// FIFO (or a shared connect) must let it go cleanly (property cancel).
+	if rep.Reach.Faults["cancel-abandoned"] == 0 {
+		t.Errorf("no operation was ever cancelled while parked in %d seeds", rep.Seeds)
+	}
 	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost"} {
 		if rep.Reach.Retry[s] == 0 {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)
@@ -48,7 +62,8 @@ func TestSweep(t *testing.T) {
 			t.Errorf("secrecy case %s never reached in %d seeds", s, rep.Seeds)
 		}
 	}
-	for _, s := range []string{"wait/complete", "wait/pending+error", "defer/pending", "defer/pending+error", "error"} {
+	for _, s := range []string{"wait/complete", "wait/pending+error", "defer/pending", "defer/pending+error", "error",
+		"wait/cancelled", "defer/cancelled"} {
 		if rep.Reach.ExecSync[s] == 0 {
 			t.Errorf("exec sync outcome %s never reached in %d seeds", s, rep.Seeds)
 		}

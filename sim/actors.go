@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -92,6 +93,14 @@ type Runtime struct {
 	switches int
 	maxSw    int
 	onSwitch func(from, to, point string)
+
+	// progress counts scheduling decisions for a watchdog on another
+	// goroutine (Progress); abandoned freezes every goroutine that touches
+	// the runtime again once the watchdog has given up on it (Abandon).
+	progress  atomic.Uint64
+	abandoned atomic.Bool
+	gone      chan struct{} // closed by Abandon
+	stoppedAt string        // the blocking point a Stop took effect at
 }
 
 type actorState uint8
@@ -112,12 +121,15 @@ type actor struct {
 	dying    bool      // unwinding on Kill
 	returned bool      // fn returned normally
 	gate     *gate     // while parked
+	// interrupted: Interrupt woke the actor from its gate; Wait returns
+	// its context's error instead of waiting on.
+	interrupted bool
 }
 
 // NewRuntime returns a runtime drawing its choices from interleave, which it
 // alone should use (Stream(seed, LabelInterleave)).
 func NewRuntime(interleave *rand.Rand) *Runtime {
-	return &Runtime{rng: interleave, back: make(chan struct{}), maxSw: DefaultMaxSwitches}
+	return &Runtime{rng: interleave, back: make(chan struct{}), maxSw: DefaultMaxSwitches, gone: make(chan struct{})}
 }
 
 // SetMaxSwitches bounds the scheduling decisions of each Run (n <= 0: no
@@ -129,7 +141,8 @@ func (r *Runtime) SetMaxSwitches(n int) { r.maxSw = n }
 // chosen one (possibly the same) and the blocking point: the Block point,
 // "gate" for a park, "exit" when an actor finished, "run" at the start of Run.
 // It runs on the goroutine holding the baton and must not block; a panic in it
-// ends the Run with an error.
+// ends the Run with an error. A Stop it calls takes effect at once: the
+// chosen actor does not run, and the yielding one stays at point.
 func (r *Runtime) OnSwitch(fn func(from, to, point string)) { r.onSwitch = fn }
 
 // Go registers an actor. It starts when the runtime first schedules it; an
@@ -162,6 +175,7 @@ func (r *Runtime) Live() []string { return r.names(func(*actor) bool { return tr
 // who runs next (maybe the caller). Outside any actor, and while an actor is
 // being killed, it returns at once.
 func (r *Runtime) Block(point string) {
+	r.freezeIfAbandoned()
 	a := r.current
 	if a == nil || a.dying {
 		return
@@ -185,10 +199,14 @@ func (r *Runtime) Run() (parked []string, err error) {
 	if r.running || r.current != nil {
 		panic("sim: Runtime.Run called from an actor or while already running")
 	}
-	r.running, r.stopReq, r.switches = true, false, 0
+	r.running, r.stopReq, r.switches, r.stoppedAt = true, false, 0, ""
 	if to := r.pick(nil, "run"); to != nil {
 		r.handoff(to)
-		<-r.back
+		select {
+		case <-r.back:
+		case <-r.gone:
+			runtime.Goexit() // abandoned by a watchdog: the driver's goroutine ends here
+		}
 	}
 	r.running = false
 	if err := r.err; err != nil {
@@ -248,8 +266,10 @@ type gate struct {
 }
 
 // Wait returns nil at once on an open gate, ctx.Err() if ctx is already done,
-// and otherwise parks the running actor until Open. ctx is not watched while
-// parked: under simulation only the simulator cancels, and it does so by Kill.
+// and otherwise parks the running actor until Open. ctx is not watched by a
+// goroutine while parked: under simulation only the simulator cancels, and
+// after cancelling it wakes the actor with Interrupt, so Wait returns
+// ctx.Err() at a decision the seed chose.
 func (g *gate) Wait(ctx context.Context) error {
 	if g.open {
 		return nil
@@ -266,6 +286,13 @@ func (g *gate) Wait(ctx context.Context) error {
 	}
 	g.waiters = append(g.waiters, a)
 	g.r.park(a, g)
+	if a.interrupted {
+		a.interrupted = false
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return g.Wait(ctx) // woken for nothing: wait on
+	}
 	return nil
 }
 
@@ -288,6 +315,9 @@ func (g *gate) Open() {
 // Stop was asked, or the Run has failed.
 func (r *Runtime) pick(from *actor, point string) (to *actor) {
 	if r.err != nil || r.stopReq || len(r.runnable) == 0 {
+		if r.stopReq && r.err == nil {
+			r.stoppedAt = point
+		}
 		return nil
 	}
 	if r.maxSw > 0 && r.switches >= r.maxSw {
@@ -296,13 +326,22 @@ func (r *Runtime) pick(from *actor, point string) (to *actor) {
 		return nil
 	}
 	r.switches++
+	r.progress.Add(1)
 	i := 0
 	if len(r.runnable) > 1 {
 		i = r.rng.IntN(len(r.runnable))
 	}
 	to = r.runnable[i]
-	if r.onSwitch != nil && !r.callHook(from, to, point) {
-		return nil
+	if r.onSwitch != nil {
+		if !r.callHook(from, to, point) {
+			return nil
+		}
+		if r.stopReq {
+			// A Stop from the hook takes effect at this very decision: the
+			// yielding actor stays at point, so a cut lands exactly there.
+			r.stoppedAt = point
+			return nil
+		}
 	}
 	return to
 }
@@ -339,13 +378,19 @@ func (r *Runtime) handoff(to *actor) {
 // await blocks the caller's goroutine until a is handed the baton again, and
 // unwinds it there if Kill asked.
 func (r *Runtime) await(a *actor) {
-	if kill := <-a.wake; kill {
-		a.dying = true
-		runtime.Goexit()
+	select {
+	case kill := <-a.wake:
+		if kill {
+			a.dying = true
+			runtime.Goexit()
+		}
+	case <-r.gone:
+		runtime.Goexit() // abandoned: unwind without touching the runtime
 	}
 }
 
 func (r *Runtime) park(a *actor, g *gate) {
+	r.freezeIfAbandoned()
 	r.removeRunnable(a)
 	a.state, a.gate = actorParked, g
 	r.handoff(r.pick(a, "gate"))
@@ -363,6 +408,9 @@ func (r *Runtime) main(a *actor) {
 // baton on.
 func (r *Runtime) exit(a *actor) {
 	p := recover()
+	if r.abandoned.Load() {
+		return // the goroutine ends without passing a baton nobody holds
+	}
 	switch {
 	case p != nil && a.dying:
 		if r.killErr == nil {

@@ -2,9 +2,11 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
@@ -124,15 +126,34 @@ type Host struct {
 	// push reset (SPEC 6.3 QUIRK) can leave host writes un-pushed.
 	reconnected []bool
 
-	store     workspace.Store // this incarnation's local store
-	storeOpen StoreFactory
-	factory   SchedulerFactory
-	inner     scheduler.Scheduler // this incarnation's store handle
-	sched     *faults.Scheduler   // fault wrapper over inner, with its record
-	owner     AlarmOwner          // non-nil when the store sets the alarm itself
-	schedMark int
-	ws        *workspace.Workspace
-	starts    int
+	store workspace.Store    // this incarnation's local store
+	local *faults.LocalStore // fault wrapper over store
+	// localSecrets plants credentials in local-store faults, across starts.
+	localSecrets *faults.Secrets
+	storeOpen    StoreFactory
+	factory      SchedulerFactory
+	inner        scheduler.Scheduler // this incarnation's store handle
+	sched        *faults.Scheduler   // fault wrapper over inner, with its record
+	owner        AlarmOwner          // non-nil when the store sets the alarm itself
+	schedMark    int
+	localMark    int        // local-store faults already drained
+	cutAt        string     // where the step being cut stopped (noteCut)
+	cutLocal     bool       // the step's cut counts local-store calls only
+	cutCancel    bool       // the step's "cut" cancels an operation instead
+	cancelDraws  *rand.Rand // StepCancel's own stream
+	// The operations of the current step: their cancel functions, those
+	// that reached a blocking point of their own (started), those the
+	// simulator cancelled (see host_cancel.go).
+	stepOps   []string
+	cancels   map[string]context.CancelFunc
+	started   map[string]bool
+	cancelled map[string]bool
+	lastPoint map[string]string // an operation's last blocking point
+	// dropped holds the store handles host crashes left behind unclosed
+	// (a killed process never closes them); Close releases them at the end.
+	dropped []interface{ Close() error }
+	ws      *workspace.Workspace
+	starts  int
 
 	alarm time.Time // zero: unset
 	// alarmRule is the scheduler package's rule with what this incarnation
@@ -161,6 +182,12 @@ type Host struct {
 	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
 	secrets      []*faults.Secrets  // every planter, containers first
 	storeSecrets *faults.Secrets    // the intent store's, across host starts
+
+	// events counts trace events for the watchdog (Progress); abandoned
+	// freezes a goroutine that comes back after the watchdog gave up
+	// (see watchdog.go).
+	events    atomic.Uint64
+	abandoned atomic.Bool
 }
 
 // Stats counts what a run reached; the sweep reports them per property.
@@ -299,6 +326,9 @@ func (h *Host) start() error {
 	h.sched.SetClock(h.clock.Now)
 	h.sched.PlantSecrets(h.storeSecrets)
 	h.fifo.reset()
+	h.localMark = 0
+	h.local = faults.NewLocalStore(h.store, h.hooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
+	h.local.PlantSecrets(h.localSecrets)
 	var sch scheduler.Scheduler = h.sched
 	if h.cfg.NoScheduler {
 		sch = nil
@@ -312,7 +342,7 @@ func (h *Host) start() error {
 		Clock:     h.clock,
 		Scheduler: sch,
 		Retry:     h.cfg.Retry,
-		Store:     localStoreCheck{inner: h.store, h: h},
+		Store:     localStoreCheck{inner: h.local, h: h},
 		Parker:    h.rt,
 		Mutant:    h.cfg.Mutant,
 	})
@@ -335,15 +365,19 @@ func (h *Host) start() error {
 
 // event appends one trace line at the current virtual time.
 func (h *Host) event(actor, event string, details ...string) {
+	h.freezeIfAbandoned()
 	h.stats.Events++
 	h.trace.Add(h.clock.Now(), actor, event, details...)
+	h.events.Add(1)
 }
 
 // eventBytes is event with one detail given as bytes (see
 // Trace.addDetailBytes).
 func (h *Host) eventBytes(actor, event string, detail []byte) {
+	h.freezeIfAbandoned()
 	h.stats.Events++
 	h.trace.addDetailBytes(h.clock.Now(), actor, event, detail)
+	h.events.Add(1)
 }
 
 // Trace returns the run's trace.
@@ -370,16 +404,19 @@ func (h *Host) Violation() *Violation { return h.violated }
 // Now returns the virtual time.
 func (h *Host) Now() time.Time { return h.clock.Now() }
 
-// Close releases the host's resources; the run is over.
+// Close releases the host's resources; the run is over. Handles dropped by
+// host crashes are released too, after the live ones.
 func (h *Host) Close() error {
 	h.rt.Kill()
-	if c, ok := h.store.(interface{ Close() error }); ok {
-		if err := c.Close(); err != nil {
-			return err
+	var errs []error
+	for _, s := range []any{h.store, h.inner} {
+		if c, ok := s.(interface{ Close() error }); ok {
+			errs = append(errs, c.Close())
 		}
 	}
-	if c, ok := h.inner.(interface{ Close() error }); ok {
-		return c.Close()
+	for _, c := range h.dropped {
+		errs = append(errs, c.Close())
 	}
-	return nil
+	h.dropped = nil
+	return errors.Join(errs...)
 }

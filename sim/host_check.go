@@ -19,6 +19,9 @@ type Violation struct {
 	Detail   string
 	// At is the virtual time since the run's start.
 	At time.Duration
+	// Stacks holds the goroutine stacks of a hang or a deadlock, for a
+	// human: never part of the trace (addresses differ between runs).
+	Stacks string
 }
 
 func (v *Violation) Error() string {
@@ -28,12 +31,12 @@ func (v *Violation) Error() string {
 // Properties lists every property the host checks, for reports and for
 // scenario files that expect one.
 var Properties = []string{
-	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "no-panic",
+	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "hang", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
-	"complete-at-target", "fifo", "fetch-through",
+	"complete-at-target", "fifo", "fetch-through", "cancel",
 }
 
 func (h *Host) fail(property, detail string) *Violation {
@@ -164,6 +167,7 @@ func (h *Host) Liveness() *Violation {
 		c.SetFaults(false)
 	}
 	h.sched.SetFaults(false)
+	h.local.SetFaults(false)
 	for round := 0; h.alarmSet; round++ {
 		if round == maxTailRounds {
 			return h.fail("liveness-intents", fmt.Sprintf("alarm still set after %d firings", maxTailRounds))
@@ -206,7 +210,7 @@ func (h *Host) Liveness() *Violation {
 		})
 	}
 	if parked, err := h.rt.Run(); err != nil || len(parked) > 0 {
-		return h.fail("no-deadlock", fmt.Sprintf("tail: %v parked %v", err, parked))
+		return h.failDeadlock(fmt.Sprintf("tail: %v parked %v", err, parked))
 	}
 	h.drainRecords()
 	if h.violated != nil {

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
@@ -114,6 +116,9 @@ type execFacts struct {
 	ranAnyway bool    // a spawn failed after dispatch: the command ran
 	runtime   *string // the runtime the spawning connection reported
 	eventsErr bool    // the event stream failed
+	// cancelled: a read of the event stream failed with the caller's
+	// cancellation (the simulator's doing); a deferred exec drains on.
+	cancelled bool
 	post      []faults.Call
 }
 
@@ -134,6 +139,10 @@ func readExec(calls []faults.Call) execFacts {
 			}
 		case faults.OpEventNext:
 			if c.Stream != stream {
+				continue
+			}
+			if c.Err == context.Canceled.Error() && c.Fault == faults.NoFault {
+				f.cancelled = true
 				continue
 			}
 			if c.Err != "" {

@@ -19,7 +19,11 @@ var errNoLister = errors.New("sim: the scheduler store does not implement schedu
 // judge feeds one finished operation to the model and compares results.
 func (h *Host) judge(f finished) *Violation {
 	h.actorCalls = appendByActor(h.actorCalls[:0], h.recordSince(f.backend, f.marks[f.backend]), f.actor)
+	h.actorCalls = h.withLocalFaults(h.actorCalls, f)
 	calls := h.actorCalls
+	if v, cancelled := h.judgeCancelled(f, calls); cancelled {
+		return v
+	}
 	store := h.storeCalls(f)
 	if v := h.judgeSecrecy(f); v != nil {
 		return v
@@ -29,6 +33,9 @@ func (h *Host) judge(f finished) *Violation {
 	}
 	switch f.kind {
 	case "write":
+		if errors.Is(f.err, faults.ErrInjected) {
+			return nil // a local-store fault: the write was never acknowledged
+		}
 		if f.err != nil {
 			return h.fail("host-write", f.actor+": "+f.err.Error())
 		}
@@ -162,7 +169,10 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	}
 	// Once the command streamed, Exec fails exactly when its event stream
 	// did (SPEC 3.2: the stream errors to the consumer, sync is pending).
-	if facts.eventsErr != (f.err != nil) {
+	if facts.cancelled {
+		h.stats.ExecSync[syncName(f.mode)+"/cancelled"]++ // a cancel branch of runCommand
+	}
+	if (facts.eventsErr || facts.cancelled) != (f.err != nil) {
 		return h.fail("model", fmt.Sprintf("%s: event stream failed=%t but exec error=%v", f.actor, facts.eventsErr, f.err))
 	}
 	e := model.Exec{Backend: b, Runtime: facts.runtime}
@@ -172,7 +182,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	} else {
 		e.Mode = model.Wait
 		p := pullOutcome(facts.post, facts.runtime, h.budget())
-		e.PullFailed = facts.eventsErr || p.Kind == model.PullFailed || p.Kind == model.PullLost
+		e.PullFailed = facts.eventsErr || facts.cancelled || p.Kind == model.PullFailed || p.Kind == model.PullLost
 	}
 	next, want, err := h.model.Exec(h.opts, e, h.clock.Now(), store)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/syncsim/syncsim/scheduler"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
@@ -27,6 +28,7 @@ type finished struct {
 	// intent is the model's intent for the backend when a retry started:
 	// what the runtime fence must be checked against.
 	storeMark int
+	localMark int
 	marks     []int
 }
 
@@ -73,9 +75,10 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 	}
 	h.event(name, "start", details...)
 	ws := h.ws
+	ctx := h.opContext(name)
 	h.rt.Go(name, func() {
 		presizeStack()
-		f.exec, f.err = ws.Exec(h.ctx, command, workspace.ExecOptions{Backend: h.names[b], Sync: mode})
+		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: h.names[b], Sync: mode})
 		h.done = append(h.done, *f)
 	})
 }
@@ -90,9 +93,10 @@ func (h *Host) SpawnRetry(b int, why string) {
 func (h *Host) spawnRetry(name string, b int) {
 	f := &finished{actor: name, kind: "retry", backend: b}
 	ws := h.ws
+	ctx := h.opContext(name)
 	h.rt.Go(name, func() {
 		presizeStack()
-		f.retry, f.err = ws.RetryPendingSync(h.ctx, h.names[b], h.cfg.Budget)
+		f.retry, f.err = ws.RetryPendingSync(ctx, h.names[b], h.cfg.Budget)
 		h.done = append(h.done, *f)
 	})
 }
@@ -152,6 +156,17 @@ func (h *Host) StepCut(switches int) *Violation {
 	return h.step(switches)
 }
 
+// StepCutLocal is StepCut counting only the decisions taken at a call into
+// the workspace's local store: the crash lands right after the n-th local
+// call of the group, inside a sequence of local writes (between a batch's
+// apply and its cursor write, between two entries of a batch), which
+// cutting after any decision reaches only rarely.
+func (h *Host) StepCutLocal(n int) *Violation {
+	h.cutLocal = true
+	defer func() { h.cutLocal = false }()
+	return h.step(n)
+}
+
 // step runs the spawned actors, judges every operation that finished, and
 // then either checks the state (cut == 0) or restarts the host after cut
 // scheduling decisions, with whatever is still in flight.
@@ -160,12 +175,19 @@ func (h *Host) step(cut int) *Violation {
 		return h.violated
 	}
 	h.stats.Steps++
-	storeMark := h.sched.Mark()
+	storeMark, localMark := h.sched.Mark(), h.local.Mark()
 	marks := h.recordMarks()
 	h.done = h.done[:0]
 	if cut > 0 {
 		n := 0
 		h.rt.OnSwitch(func(from, to, point string) {
+			if h.cutCancel {
+				h.cancelHook(from, point, &n, cut)
+				return
+			}
+			if h.cutLocal && !strings.HasPrefix(point, "local.") {
+				return
+			}
 			if n++; n >= cut {
 				h.rt.Stop()
 			}
@@ -173,6 +195,12 @@ func (h *Host) step(cut int) *Violation {
 	}
 	parked, err := h.rt.Run()
 	h.rt.OnSwitch(nil)
+	if at := h.rt.StoppedAt(); cut > 0 && at != "" {
+		h.noteCut(at)
+	}
+	if h.cutCancel {
+		cut = 0 // the hook cancelled; the step runs to its end and is checked
+	}
 	h.drainRecords()
 	if h.violated != nil {
 		return h.violated // store-error, found at a call or in the record
@@ -181,10 +209,11 @@ func (h *Host) step(cut int) *Violation {
 		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
 	}
 	if cut == 0 && len(parked) > 0 {
-		return h.fail("no-deadlock", fmt.Sprintf("actors parked forever: %v", parked))
+		return h.failDeadlock(fmt.Sprintf("actors parked forever: %v", parked))
 	}
+	defer h.endCancels()
 	for _, f := range h.done {
-		f.storeMark, f.marks = storeMark, marks
+		f.storeMark, f.localMark, f.marks = storeMark, localMark, marks
 		if v := h.judge(f); v != nil {
 			return v
 		}
@@ -198,16 +227,36 @@ func (h *Host) step(cut int) *Violation {
 	return h.checkState()
 }
 
-// RestartHost restarts the host process: operations in flight are cut,
-// connections drop, in-memory state is gone; durable stores are kept.
-func (h *Host) RestartHost() *Violation {
+// RestartHost crashes the host process and starts it again: operations in
+// flight are cut, connections drop, in-memory state is gone, and the store
+// handles are dropped without Close, as a killed process leaves them. A
+// durable store is reopened from what it committed: one that acknowledged
+// writes it had only buffered (flushing them at Close) comes back without
+// them and is caught.
+func (h *Host) RestartHost() *Violation { return h.restartHost(false) }
+
+// ShutdownHost is a clean restart: like RestartHost, but both stores are
+// closed before they are reopened (a deploy, not a crash).
+func (h *Host) ShutdownHost() *Violation { return h.restartHost(true) }
+
+func (h *Host) restartHost(clean bool) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
 	cut := h.rt.Live()
 	h.rt.Kill()
-	h.event("-", "host-restart", "cut="+strconv.Itoa(len(cut)))
-	h.stats.Faults["host-restart"]++
+	details := []string{"cut=" + strconv.Itoa(len(cut))}
+	if h.cutAt != "" && len(cut) > 0 {
+		details = append(details, "at="+h.cutAt) // the blocking point the step stopped at
+	}
+	h.cutAt = ""
+	kind := "host-restart"
+	if clean {
+		details = append(details, "clean=true")
+		kind = "host-shutdown"
+	}
+	h.event("-", "host-restart", details...)
+	h.stats.Faults[kind]++
 	for _, c := range h.containers {
 		c.DropConnections()
 	}
@@ -219,7 +268,8 @@ func (h *Host) RestartHost() *Violation {
 	_, fileBacked := old.(interface{ Close() error })
 	var before []localBackend
 	if fileBacked {
-		// A file-backed store is closed below: read what it holds first.
+		// A file-backed store is closed or dropped below: read what it
+		// holds (what the workspace was told is written) first.
 		var err error
 		if before, err = localState(old, h.names); err != nil {
 			return h.failStore("durability", err)
@@ -229,7 +279,12 @@ func (h *Host) RestartHost() *Violation {
 		what  string
 		store any
 	}{{"intent store", h.inner}, {"local store", h.store}} {
-		if c, ok := s.store.(interface{ Close() error }); ok {
+		c, ok := s.store.(interface{ Close() error })
+		switch {
+		case !ok:
+		case !clean:
+			h.dropped = append(h.dropped, c) // closed when the run ends, never before the reopen
+		default:
 			if err := c.Close(); err != nil {
 				return h.failStore("durability", hostStoreError(s.what, "close", "", err))
 			}
@@ -412,7 +467,11 @@ func (h *Host) drainRecords() {
 		h.drainedFrom[i] = h.marks[i]
 		h.drained[i] = c.AppendRecordSince(h.drained[i][:0], h.marks[i])
 		h.marks[i] += len(h.drained[i])
-		h.served.note(i, c.Epoch(), h.drained[i])
+		// The ledger forgets at a new log only: after a lost identity the
+		// same log serves the same content, which a pull that applied it
+		// and then failed (a local-store fault before the cursor write) has
+		// already brought into the local store.
+		h.served.note(i, c.LogEpoch(), h.drained[i])
 		h.truncs.note(i, h.drained[i])
 		for _, call := range h.drained[i] {
 			if call.Fault.Valid() {
@@ -438,6 +497,7 @@ func (h *Host) drainRecords() {
 		}
 	}
 	h.schedMark = h.sched.Mark()
+	h.drainLocalFaults()
 }
 
 // recordSince returns container b's calls after mark: from what the last

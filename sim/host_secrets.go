@@ -36,6 +36,8 @@ func (h *Host) plantSecrets() {
 	// rebuilt at each start, the stream goes on.
 	h.storeSecrets = faults.NewSecrets(Stream(h.cfg.Seed, "secrets/store"))
 	h.secrets = append(h.secrets, h.storeSecrets)
+	h.localSecrets = faults.NewSecrets(Stream(h.cfg.Seed, "secrets/local"))
+	h.secrets = append(h.secrets, h.localSecrets)
 	h.trace.Flag(faults.SecretMarker)
 }
 

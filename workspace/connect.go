@@ -72,7 +72,13 @@ func (w *Workspace) handleFor(ctx context.Context, id string) (Handle, error) {
 
 // connect runs steps 1–5 of SPEC 5.4 for one new connection.
 func (w *Workspace) connect(ctx context.Context, id string, backend Backend, gen uint64) (Handle, error) {
-	h, err := backend.Connect(ctx)
+	var h Handle
+	var err error
+	if w.mut.Has(MutantMutexAcrossCall) {
+		h, err = w.connectHoldingLock(ctx, backend)
+	} else {
+		h, err = backend.Connect(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -175,4 +181,14 @@ func (w *Workspace) Close() error {
 		_ = h.Close()
 	}
 	return nil
+}
+
+// connectHoldingLock is planted bug MutantMutexAcrossCall: the class of bug
+// where a lock is held across a call that can take long, so every caller
+// needing the lock stalls behind the slowest backend (and, under a
+// cooperative scheduler that switches at the call, never wakes).
+func (w *Workspace) connectHoldingLock(ctx context.Context, backend Backend) (Handle, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return backend.Connect(ctx)
 }

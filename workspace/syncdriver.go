@@ -142,6 +142,14 @@ func pullOnceAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC,
 		if len(batch) == 0 {
 			return nil
 		}
+		if mut.Has(MutantCursorBeforeApply) {
+			// Planted bug: checkpoint the batch before applying it. A crash
+			// or a failed apply in between leaves the cursor past entries
+			// the host never got, and no later pull brings them.
+			if _, err := st.WriteFetchCursorIfAhead(backend, batch[len(batch)-1].Cursor()); err != nil {
+				return err
+			}
+		}
 		n, err := st.ApplyUpstream(backend, batch)
 		if err != nil {
 			return err
@@ -168,12 +176,6 @@ func pullOnceAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC,
 		}
 		if done {
 			break
-		}
-		if mut.Has(MutantCursorBeforeApply) {
-			// Planted bug: checkpoint an entry as soon as it is read.
-			if _, err := st.WriteFetchCursorIfAhead(backend, c.Cursor()); err != nil {
-				return pullResult{}, err
-			}
 		}
 		batch = append(batch, c)
 		if len(batch) == pullBatchSize {

@@ -527,27 +527,28 @@ func TestPullBatchByteBudgetDeviation(t *testing.T) {
 	diff(t, "entries with maxBytes 1200", 2, mustPullBatch(t, st2, r2, nil, Budget{MaxEntries: 10, MaxBytes: 1200}).Entries)
 }
 
-// MutantCursorBeforeApply: with the bug planted, a mid-stream failure leaves
-// the fetch cursor past entries that were never applied.
+// MutantCursorBeforeApply: with the bug planted, an apply that fails after
+// the checkpoint (a crash there is the same window) leaves the fetch cursor
+// past entries that were never applied.
 func TestMutantCursorBeforeApply(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		mut        Mutant
-		wantCursor func(ra, rb int64) Cursor
+		wantCursor func(ra, rc int64) Cursor
 	}{
 		{"correct", 0, func(int64, int64) Cursor { return at(0) }},
-		{"planted", MutantCursorBeforeApply, func(_, rb int64) Cursor { return atPath(rb, "/b") }},
+		{"planted", MutantCursorBeforeApply, func(_, rc int64) Cursor { return atPath(rc, "/c") }},
 	} {
 		t.Run("pullOnce "+tc.name, func(t *testing.T) {
-			st, r := NewMemoryStore(), newFakeRemote()
-			ra, rb := r.write("/a", "a"), r.write("/b", "b")
-			r.write("/c", "c")
-			r.failRead = map[int]int{1: 3}
+			st, r := &hookStore{Store: NewMemoryStore()}, newFakeRemote()
+			ra, _ := r.write("/a", "a"), r.write("/b", "b")
+			rc := r.write("/c", "c")
+			st.beforeApply = func(int, []Change) error { return errInjected }
 			_, err := pullOnce(ctxBG, st, sdBackend, r, tc.mut)
 			if !errors.Is(err, errInjected) {
-				t.Fatalf("err = %v, want the injected read failure", err)
+				t.Fatalf("err = %v, want the injected apply failure", err)
 			}
-			diff(t, "cursor", tc.wantCursor(ra, rb), mustFetchCursor(t, st))
+			diff(t, "cursor", tc.wantCursor(ra, rc), mustFetchCursor(t, st))
 			diff(t, "files", 0, len(mustFiles(t, st)))
 		})
 		t.Run("pullBatch "+tc.name, func(t *testing.T) {

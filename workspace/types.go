@@ -154,6 +154,9 @@ const (
 	// MutantNoRedaction: result errors skip the credential redaction of
 	// SPEC 1.4 (control characters and the cut still apply).
 	MutantNoRedaction
+	// MutantMutexAcrossCall: the workspace's mutex is held across the
+	// backend's Connect, so a caller that needs it meanwhile blocks for real.
+	MutantMutexAcrossCall
 )
 
 // Has reports whether bug b is planted.

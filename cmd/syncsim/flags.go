@@ -8,8 +8,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/syncsim/syncsim/scenarios"
+	"github.com/syncsim/syncsim/sim"
 )
 
 // Limits on flag values: every knob has a named bound (STYLE 13).
@@ -17,6 +19,7 @@ const (
 	maxBackends = 64
 	maxSteps    = 1_000_000
 	maxWorkers  = 1024
+	maxWatchdog = time.Hour
 )
 
 // newFlagSet returns a flag set that reports errors to its caller only: the
@@ -75,6 +78,9 @@ type shapeFlags struct {
 	// sqliteShare is Config.SQLiteShare: 1 seed in N swaps each memory
 	// store for SQLite.
 	sqliteShare int
+	// watchdog is not part of the scenario: how long a run may make no
+	// progress before it is reported as property hang.
+	watchdog time.Duration
 }
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
@@ -84,6 +90,7 @@ func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
 	fs.IntVar(&f.sqliteShare, "sqlite-share", scenarios.DefaultConfig.SQLiteShare, "1 seed in N runs each memory store (-scheduler, -local) on SQLite instead; 0 never")
+	fs.DurationVar(&f.watchdog, "watchdog", sim.DefaultWatchdog, "wall time a run may make no progress before it is reported as property hang")
 }
 
 // config checks the values and returns the scenario config they describe.
@@ -97,6 +104,9 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 	}
 	if f.scheduler != "memory" && f.scheduler != "sqlite" && f.scheduler != "none" {
 		return c, fmt.Errorf("invalid value %q for flag -scheduler: want memory, sqlite or none", f.scheduler)
+	}
+	if f.watchdog <= 0 || f.watchdog > maxWatchdog {
+		return c, fmt.Errorf("invalid value %s for flag -watchdog: want a duration in (0, %s]", f.watchdog, maxWatchdog)
 	}
 	if f.local != "memory" && f.local != "sqlite" {
 		return c, fmt.Errorf("invalid value %q for flag -local: want memory or sqlite", f.local)

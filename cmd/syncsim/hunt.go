@@ -85,7 +85,7 @@ func cmdHunt(e env, args []string) int {
 	for _, b := range bugs {
 		c := cfg
 		c.Bug = b.Name
-		hb, err := huntBug(b, c, *seeds, *workers, *save)
+		hb, err := huntBug(b, c, *seeds, *workers, *save, shape.watchdog)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "syncsim hunt: bug %s: %s\n", b.Name, oneLine(err.Error()))
 			return exitUsage
@@ -112,9 +112,9 @@ func cmdHunt(e env, args []string) int {
 
 // huntBug sweeps seeds from huntFirstSeed until the first failure under c
 // and shrinks it. The error is a run that could not be set up.
-func huntBug(b scenarios.Bug, c scenarios.Config, seeds uint64, workers int, save string) (huntBugJSON, error) {
+func huntBug(b scenarios.Bug, c scenarios.Config, seeds uint64, workers int, save string, watchdog time.Duration) (huntBugJSON, error) {
 	start := time.Now()
-	sp := sweepSpec{first: huntFirstSeed, count: seeds, cfg: c, workers: workers, maxFailures: 1}
+	sp := sweepSpec{first: huntFirstSeed, count: seeds, cfg: c, workers: workers, maxFailures: 1, watchdog: watchdog}
 	t := sweep(sp)
 	hb := huntBugJSON{Bug: b.Name, Class: b.Class, SeedsRun: t.seeds}
 	if t.err != nil {

@@ -59,7 +59,7 @@ func cmdReplay(e env, args []string) int {
 	}
 	out := replayJSON{Cases: []replayCaseJSON{}}
 	for i, c := range cases {
-		r, err := scenarios.Run(c.scenario, scenarios.RunOptions{})
+		r, err := scenarios.Run(c.scenario, scenarios.RunOptions{Watchdog: shape.watchdog})
 		if err != nil {
 			return inputError(e, "replay", fmt.Errorf("%s: %w", c.pos, err))
 		}
@@ -86,6 +86,10 @@ func cmdReplay(e env, args []string) int {
 			}
 			r.Trace.WriteTo(e.stdout)
 			writeVerdict(e.stderr, c, j)
+			if r.Violation != nil && r.Violation.Stacks != "" {
+				fmt.Fprintln(e.stderr, "STACKS (goroutines when it was reported)")
+				io.WriteString(e.stderr, scenarios.StacksExcerpt(r.Violation.Stacks, "  "))
+			}
 		}
 		out.Cases = append(out.Cases, j)
 	}

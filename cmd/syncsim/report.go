@@ -41,6 +41,10 @@ func writeReport(w io.Writer, f *failure, c scenarios.Config, i int) {
 	for _, l := range f.tail {
 		b.WriteString("  " + l + "\n")
 	}
+	if f.stacks != "" {
+		b.WriteString("STACKS (goroutines when it was reported)\n")
+		b.WriteString(scenarios.StacksExcerpt(f.stacks, "  "))
+	}
 	b.WriteString("SHRUNK    " + f.shrunkLine() + "\n")
 	b.WriteString("REPLAY\n")
 	if f.file != "" {

@@ -85,6 +85,7 @@ func cmdRun(e env, args []string) int {
 	sp := sweepSpec{
 		first: first, count: f.seeds, shard: f.shard, cfg: cfg,
 		workers: f.workers, maxFailures: f.maxFailures, checkDeterminism: f.checkDeterminism,
+		watchdog: f.shape.watchdog,
 	}
 	log := e.stdout
 	if f.json {

@@ -34,6 +34,8 @@ type sweepSpec struct {
 	// in seed order (0: no limit).
 	maxFailures      int
 	checkDeterminism bool
+	// watchdog bounds a run's wall time without progress (0: the default).
+	watchdog time.Duration
 	// progress, when set, is called from the collecting goroutine with the
 	// number of seeds committed so far.
 	progress func(done int)
@@ -73,6 +75,7 @@ type failure struct {
 	detail   string
 	at       time.Duration
 	tail     []string // the last trace lines
+	stacks   string   // goroutine stacks of a hang or deadlock
 	events   int      // event lines of the failing run
 	// Filled in by the shrink phase.
 	file          string
@@ -223,13 +226,14 @@ func interrupted(stop <-chan struct{}) bool {
 func runSeed(sp sweepSpec, k uint64) outcome {
 	seed := sp.seedAt(k)
 	s := scenarios.FromSeed(seed, sp.cfg)
-	r, err := scenarios.Run(s, scenarios.RunOptions{TraceKeep: sweepTraceKeep})
+	ro := scenarios.RunOptions{TraceKeep: sweepTraceKeep, Watchdog: sp.watchdog}
+	r, err := scenarios.Run(s, ro)
 	if err != nil {
 		return outcome{k: k, err: fmt.Errorf("seed %d: %w", seed, err)}
 	}
 	o := outcome{k: k, stats: r.Stats}
-	if sp.checkDeterminism {
-		r2, err := scenarios.Run(s, scenarios.RunOptions{TraceKeep: sweepTraceKeep})
+	if sp.checkDeterminism && !hung(r) {
+		r2, err := scenarios.Run(s, ro)
 		if err != nil {
 			return outcome{k: k, err: fmt.Errorf("seed %d (second run): %w", seed, err)}
 		}
@@ -240,9 +244,16 @@ func runSeed(sp sweepSpec, k uint64) outcome {
 	}
 	if v := r.Violation; v != nil {
 		o.fail = newFailure(s, r, v.Property, v.Detail, v.At)
+		o.fail.stacks = v.Stacks
+		if hung(r) {
+			o.fail.shrinkSkipped = "a hang is not shrunk: every candidate that still hangs waits out the watchdog"
+		}
 	}
 	return o
 }
+
+// hung reports whether the run was given up by the watchdog.
+func hung(r scenarios.Result) bool { return r.Violation != nil && r.Violation.Property == "hang" }
 
 func newFailure(s scenarios.Scenario, r scenarios.Result, property, detail string, at time.Duration) *failure {
 	return &failure{

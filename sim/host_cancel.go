@@ -1,0 +1,137 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/syncsim/syncsim/faults"
+)
+
+// Cancellation. An operation's caller may give up on it: the simulator
+// cancels the operation's context at a drawn scheduling decision of a group
+// (StepCancel) and wakes it if it is parked on a gate, where the workspace
+// must abandon its wait cleanly: the FIFO's successors walk back past the
+// abandoned entry, a shared connect goes on for its other waiters.
+//
+// Two kinds of operation are cancelled, the ones whose outcome the record
+// settles exactly:
+//
+//   - one parked before any call of its own: property cancel, it returns
+//     the context's error, made no runtime, intent-store or local-store
+//     call, and changes nothing the model knows;
+//   - an exec about to read its command's event stream: that read fails
+//     with the context's error (the runtime checks it), and the exec takes
+//     its cancel branch (SPEC 3.2 deviation in workspace/exec.go): in wait
+//     mode it cancels the stream and stores an unfenced intent, in defer
+//     mode it drains the stream anyway and captures its target. The judge
+//     reads the cancelled read from the record (readExec) and the model
+//     predicts the rest.
+
+// opContext gives an operation of the current step its own cancellable
+// context.
+func (h *Host) opContext(actor string) context.Context {
+	h.initCancels()
+	ctx, cancel := context.WithCancel(h.ctx)
+	h.cancels[actor] = cancel
+	h.stepOps = append(h.stepOps, actor)
+	return ctx
+}
+
+func (h *Host) initCancels() {
+	if h.cancels == nil {
+		h.cancels, h.started, h.cancelled = map[string]context.CancelFunc{}, map[string]bool{}, map[string]bool{}
+		h.lastPoint = map[string]string{}
+	}
+}
+
+// endCancels releases the step's contexts.
+func (h *Host) endCancels() {
+	for _, name := range h.stepOps {
+		h.cancels[name]()
+	}
+	clear(h.cancels)
+	clear(h.started)
+	clear(h.cancelled)
+	clear(h.lastPoint)
+	h.stepOps = h.stepOps[:0]
+}
+
+// maxCancelSwitches bounds how far into a step a cancel may come; the waits
+// it can abandon come early, before the first calls.
+const maxCancelSwitches = 12
+
+// StepCancel runs the spawned actors like Step, and after a drawn number of
+// scheduling decisions cancels one operation parked before any call of its
+// own (drawn among them, in spawn order); with none, nothing is cancelled.
+// Its draws come from a stream of their own, so a cancel moves no other
+// draw of the run.
+func (h *Host) StepCancel() *Violation {
+	if h.cancelDraws == nil {
+		h.cancelDraws = Stream(h.cfg.Seed, "cancel")
+	}
+	h.cutCancel = true
+	defer func() { h.cutCancel = false }()
+	return h.step(1 + h.cancelDraws.IntN(maxCancelSwitches))
+}
+
+// cancelHook is StepCancel's switch hook: it notes which operations have
+// reached a blocking point of their own and cancels at the n-th decision.
+func (h *Host) cancelHook(from, point string, seen *int, n int) {
+	h.initCancels()
+	switch point {
+	case "run", "gate", "exit", tickWaitPoint:
+	default:
+		h.started[from] = true
+		h.lastPoint[from] = point
+	}
+	if *seen++; *seen != n {
+		return
+	}
+	var idle []string
+	for _, name := range h.stepOps {
+		parked := h.rt.Parked(name)
+		switch {
+		case !h.started[name] && parked:
+			idle = append(idle, name)
+		case !parked && strings.Contains(name, ".exec.") && strings.HasSuffix(h.lastPoint[name], "."+string(faults.OpEventNext)):
+			idle = append(idle, name) // blocked before reading its events
+		}
+	}
+	if len(idle) == 0 {
+		h.stats.Faults["cancel-missed"]++
+		h.event("-", "cancel", "none", "decision="+strconv.Itoa(n))
+		return
+	}
+	name := idle[h.cancelDraws.IntN(len(idle))]
+	h.cancels[name]()
+	if h.rt.Interrupt(name) {
+		h.cancelled[name] = true
+		h.stats.Faults["cancel-abandoned"]++
+	} else {
+		h.stats.Faults["cancel-exec"]++ // its next event read fails
+	}
+	h.event(name, "cancel", "decision="+strconv.Itoa(n))
+}
+
+// judgeCancelled settles a cancelled operation (cancelled is false for any
+// other): the cancel property.
+func (h *Host) judgeCancelled(f finished, calls []faults.Call) (v *Violation, cancelled bool) {
+	if !h.cancelled[f.actor] {
+		return nil, false
+	}
+	h.event(f.actor, "cancelled", "err="+oneWord(fmt.Sprint(f.err)))
+	if !errors.Is(f.err, context.Canceled) {
+		return h.fail("cancel", fmt.Sprintf("%s: cancelled while parked before any call, returned %v, want the context's error", f.actor, f.err)), true
+	}
+	if store := h.storeCalls(f); len(calls) > 0 || len(store) > 0 {
+		return h.fail("cancel", fmt.Sprintf("%s: cancelled while parked before any call, then made %d runtime and %d intent-store calls", f.actor, len(calls), len(store))), true
+	}
+	return nil, true
+}
+
+// tickWaitPoint is where a tick actor waits its drawn decisions: not a call
+// of an operation.
+const tickWaitPoint = "tick-wait"
