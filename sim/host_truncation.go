@@ -43,18 +43,27 @@ func (w *truncationWatch) replaced(b int) {
 	w.pending[b], w.blind[b] = false, false
 }
 
-// note reads backend b's newly drained calls. The first successful fetch
-// after a truncation settles it: the host was at or behind the truncated
-// log (nothing to see), or saw the divergence (currentCursor < after), or
-// neither — blind.
+// note reads backend b's newly drained calls. Successful fetches after a
+// truncation settle it: one from a cursor at or behind the truncated log's
+// end means the host is back on the new log (it was behind it all along,
+// or its divergence reset took effect); one from past it that sees the
+// remote behind (currentCursor < after) leaves it pending — the reset may
+// still fail, say on a local-store fault; one from past it that does not
+// is blind: the log grew back past the host's cursor first.
 func (w *truncationWatch) note(b int, calls []faults.Call) {
 	w.grow(b + 1)
 	for _, c := range calls {
 		if !w.pending[b] || c.Op != faults.OpFetch || c.Err != "" {
 			continue
 		}
-		w.pending[b] = false
-		w.blind[b] = c.After.Rev > w.after[b] && !c.CurrentCursor.Less(c.After)
+		switch {
+		case c.After.Rev <= w.after[b]:
+			w.pending[b] = false
+		case c.CurrentCursor.Less(c.After):
+			// divergence seen; resolved once a fetch starts over
+		default:
+			w.pending[b], w.blind[b] = false, true
+		}
 	}
 }
 
