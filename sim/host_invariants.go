@@ -187,6 +187,14 @@ func (l *servedLedger) note(b, epoch int, calls []faults.Call) {
 	}
 }
 
+// hasMoved reports whether backend b's log was replaced or cut during the
+// last drain (true for a backend never drained: nothing is known).
+func (l *servedLedger) hasMoved(b int) bool { return b >= len(l.moved) || l.moved[b] }
+
+// isFresh reports whether the call with Seq seq of backend b's last drain
+// served an entry for the first time.
+func (l *servedLedger) isFresh(b, seq int) bool { return b < len(l.fresh) && l.fresh[b][seq] }
+
 // appliedBounds is the range Applied of a complete pull must fall in: at
 // most every entry the actor was served, at least the entries its last
 // stream served for the first time (when the backend's log held still).
@@ -200,11 +208,11 @@ func (h *Host) appliedBounds(b int, calls []faults.Call) (lo, hi int, loKnown bo
 			lastStream = c.Stream
 		}
 	}
-	if lastStream == 0 || h.served.moved[b] {
+	if lastStream == 0 || h.served.hasMoved(b) {
 		return 0, hi, false
 	}
 	for _, c := range calls {
-		if c.Op == faults.OpStreamNext && c.Stream == lastStream && h.served.fresh[b][c.Seq] {
+		if c.Op == faults.OpStreamNext && c.Stream == lastStream && h.served.isFresh(b, c.Seq) {
 			lo++
 		}
 	}
@@ -231,7 +239,7 @@ func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Viola
 // target (SPEC 6.4 step 1). Checked only on a backend whose log held
 // through the step, where the cursor cannot have moved back since.
 func (h *Host) judgeCompleteAtTarget(f finished, calls []faults.Call) *Violation {
-	if !h.containers[f.backend].Survived() || h.served.moved[f.backend] {
+	if !h.containers[f.backend].Survived() || h.served.hasMoved(f.backend) {
 		return nil
 	}
 	var target *scheduler.Cursor

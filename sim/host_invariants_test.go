@@ -1,0 +1,200 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// recordBuilder writes an actor's runtime calls the way a container records
+// them, numbering them in order.
+type recordBuilder struct {
+	actor string
+	calls []faults.Call
+}
+
+func (r *recordBuilder) add(c faults.Call) *recordBuilder {
+	c.Seq, c.Actor = len(r.calls)+1, r.actor
+	r.calls = append(r.calls, c)
+	return r
+}
+
+func (r *recordBuilder) fetch(stream int, after, current scheduler.Cursor) *recordBuilder {
+	return r.add(faults.Call{Op: faults.OpFetch, Conn: 1, Stream: stream, After: after, CurrentCursor: current})
+}
+
+func (r *recordBuilder) entries(stream, n int, bytes int64) *recordBuilder {
+	for i := range n {
+		e := scheduler.Cursor{Rev: 2, Path: "/out/1-" + string(rune('a'+i)), HasPath: true}
+		r.add(faults.Call{Op: faults.OpStreamNext, Conn: 1, Stream: stream, Entry: &e, Entries: i + 1, EntryBytes: bytes})
+	}
+	return r
+}
+
+func (r *recordBuilder) closeEarly(stream int) *recordBuilder {
+	return r.add(faults.Call{Op: faults.OpStreamClose, Conn: 1, Stream: stream})
+}
+
+func (r *recordBuilder) eof(stream int) *recordBuilder {
+	return r.add(faults.Call{Op: faults.OpStreamNext, Conn: 1, Stream: stream, EOF: true})
+}
+
+func newJudgeHost(t *testing.T, budget *workspace.Budget) *Host {
+	t.Helper()
+	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off(), Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestRecordPropertiesFire feeds each record-settled property a record
+// that breaks it, and the same shape that does not, so that a property
+// that stops looking is caught by the ordinary test run.
+func TestRecordPropertiesFire(t *testing.T) {
+	zero, two := scheduler.Cursor{}, scheduler.Cursor{Rev: 2}
+	retry := func(r *recordBuilder) finished {
+		return finished{actor: r.actor, kind: "retry", backend: 0, marks: []int{0}, retry: workspace.RetryResult{Status: workspace.RetryPending}}
+	}
+	for _, tc := range []struct {
+		name   string
+		budget *workspace.Budget
+		record func() *recordBuilder
+		op     func(*recordBuilder) finished
+		want   string // "" for no violation
+	}{
+		{"three connects in a retry", nil, func() *recordBuilder {
+			r := &recordBuilder{actor: "#1.retry.b0"}
+			for range 3 {
+				r.add(faults.Call{Op: faults.OpConnect, Err: "refused"})
+			}
+			return r
+		}, retry, "connect-bound"},
+		{"two connects in a retry", nil, func() *recordBuilder {
+			r := &recordBuilder{actor: "#1.retry.b0"}
+			for range 2 {
+				r.add(faults.Call{Op: faults.OpConnect, Err: "refused"})
+			}
+			return r
+		}, retry, ""},
+		{"stream read past the entry budget", &workspace.Budget{MaxEntries: 2, MaxBytes: 1 << 20}, func() *recordBuilder {
+			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 3, 20).closeEarly(1)
+		}, retry, "batch-budget"},
+		{"stream stopped at the entry budget", &workspace.Budget{MaxEntries: 2, MaxBytes: 1 << 20}, func() *recordBuilder {
+			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 2, 20).closeEarly(1)
+		}, retry, ""},
+		{"stream stopped under every budget", &workspace.Budget{MaxEntries: 8, MaxBytes: 1 << 20}, func() *recordBuilder {
+			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 1, 20).closeEarly(1)
+		}, retry, "batch-budget"},
+		{"stream stopped by the byte budget", &workspace.Budget{MaxEntries: 8, MaxBytes: 30}, func() *recordBuilder {
+			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 2, 20).closeEarly(1)
+		}, retry, ""},
+		{"stream read past the byte stop", &workspace.Budget{MaxEntries: 8, MaxBytes: 30}, func() *recordBuilder {
+			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 3, 20).closeEarly(1)
+		}, retry, "batch-budget"},
+		{"complete with more applied than served", nil, func() *recordBuilder {
+			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 1, 20).eof(1)
+		}, func(r *recordBuilder) finished {
+			f := retry(r)
+			f.retry = workspace.RetryResult{Status: workspace.RetryComplete, Applied: 2}
+			return f
+		}, "applied"},
+		{"defer exec that fetches after its command", nil, func() *recordBuilder {
+			r := &recordBuilder{actor: "#1.exec.b0"}
+			r.add(faults.Call{Op: faults.OpExec, Conn: 1, Stream: 1, Command: "write 1"})
+			return r.fetch(2, zero, two).eof(2)
+		}, func(r *recordBuilder) finished {
+			return finished{actor: r.actor, kind: "exec", mode: workspace.SyncDefer, marks: []int{0}, err: errTest}
+		}, "defer-never-pulls"},
+		{"wait exec complete without a fetch", nil, func() *recordBuilder {
+			r := &recordBuilder{actor: "#1.exec.b0"}
+			return r.add(faults.Call{Op: faults.OpExec, Conn: 1, Stream: 1, Command: "write 1"})
+		}, func(r *recordBuilder) finished {
+			return finished{actor: r.actor, kind: "exec", mode: workspace.SyncWait, marks: []int{0}, err: errTest,
+				exec: workspace.ExecResult{Sync: workspace.SyncResult{Status: workspace.SyncComplete}}}
+		}, ""}, // f.err set: a thrown exec is not judged for its sync
+		{"pullOnce stream closed before its end", nil, func() *recordBuilder {
+			r := &recordBuilder{actor: "#1.exec.b0"}
+			r.add(faults.Call{Op: faults.OpExec, Conn: 1, Stream: 1, Command: "write 1"})
+			return r.fetch(2, zero, two).entries(2, 1, 20).closeEarly(2)
+		}, func(r *recordBuilder) finished {
+			return finished{actor: r.actor, kind: "exec", mode: workspace.SyncWait, marks: []int{0}, err: errTest}
+		}, "pull-to-end"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newJudgeHost(t, tc.budget)
+			r := tc.record()
+			v := h.judgeInvariants(tc.op(r), r.calls)
+			switch {
+			case tc.want == "" && v != nil:
+				t.Fatalf("violation on a record that keeps the property: %v", v)
+			case tc.want != "" && v == nil:
+				t.Fatalf("no violation, want %s", tc.want)
+			case tc.want != "" && v.Property != tc.want:
+				t.Fatalf("violation %s, want %s: %v", v.Property, tc.want, v)
+			}
+		})
+	}
+}
+
+var errTest = errTestType{}
+
+type errTestType struct{}
+
+func (errTestType) Error() string { return "test: the exec threw" }
+
+func TestFifoLedgerSeesAnOverlap(t *testing.T) {
+	var l fifoLedger
+	calls := []faults.StoreCall{
+		{Seq: 1, Actor: "A", Op: faults.StoreOpGet, Backend: "b0"},
+		{Seq: 2, Actor: "B", Op: faults.StoreOpGet, Backend: "b0"},
+		{Seq: 3, Actor: "B", Op: faults.StoreOpClear, Backend: "b0"},
+		{Seq: 4, Actor: "A", Op: faults.StoreOpSchedule, Backend: "b0"},
+	}
+	var got string
+	for _, c := range calls {
+		if d, overlapped := l.note(c); overlapped {
+			got = d
+		}
+	}
+	if !strings.Contains(got, "A read b0's intent at store call #1, then B wrote it at #3") {
+		t.Fatalf("overlap not reported as expected: %q", got)
+	}
+	l.reset()
+	for _, c := range []faults.StoreCall{ // the same sections, serialized
+		{Seq: 1, Actor: "A", Op: faults.StoreOpGet, Backend: "b0"},
+		{Seq: 2, Actor: "A", Op: faults.StoreOpSchedule, Backend: "b0"},
+		{Seq: 3, Actor: "B", Op: faults.StoreOpGet, Backend: "b0"},
+		{Seq: 4, Actor: "B", Op: faults.StoreOpClear, Backend: "b0"},
+	} {
+		if d, overlapped := l.note(c); overlapped {
+			t.Fatalf("serialized sections reported as overlapping: %s", d)
+		}
+	}
+}
+
+func TestTruncationWatch(t *testing.T) {
+	fetch := func(after, current int64) faults.Call {
+		return faults.Call{Op: faults.OpFetch, After: scheduler.Cursor{Rev: after}, CurrentCursor: scheduler.Cursor{Rev: current}}
+	}
+	for _, tc := range []struct {
+		name    string
+		fetches []faults.Call
+		blind   bool
+	}{
+		{"seen, then reset took effect", []faults.Call{fetch(3, 2), fetch(0, 2)}, false},
+		{"host behind the truncated log", []faults.Call{fetch(1, 3)}, false},
+		{"outrun before the host fetched", []faults.Call{fetch(3, 3)}, true},
+		{"seen, reset lost, then outrun", []faults.Call{fetch(3, 2), fetch(3, 3)}, true},
+	} {
+		var w truncationWatch
+		w.truncated(0, 2)
+		w.note(0, tc.fetches)
+		if w.isBlind(0) != tc.blind {
+			t.Errorf("%s: blind=%t, want %t", tc.name, w.isBlind(0), tc.blind)
+		}
+	}
+}
