@@ -70,9 +70,11 @@ var retryChoices = []workspace.RetryOptions{
 var maxEntriesChoices = []int{0, 0, 1, 2}
 
 // maxBytesChoices: mostly the default, sometimes a budget of about one or
-// two entries (a command's file is 20-odd bytes), sometimes one byte (the
-// first entry always moves, so every call still progresses).
-var maxBytesChoices = []int64{0, 0, 0, 0, 1, 30, 50}
+// two entries, sometimes one byte (the first entry always moves, so every
+// call still progresses). A command's file is "bK-rtN exec S file I\n", 21
+// bytes for a one-digit S and 22 for two: 42 and 44 are two entries exactly,
+// so a budget compared with >= instead of > shows.
+var maxBytesChoices = []int64{0, 0, 0, 0, 0, 1, 30, 42, 44, 50}
 
 // budget is the batch budget a scenario's retries run with (nil: the
 // workspace default).
