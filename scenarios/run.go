@@ -26,6 +26,10 @@ type RunOptions struct {
 	// NoLiveness skips the fault-free tail (the shrinker uses it only when
 	// the property it keeps is not a liveness one).
 	NoLiveness bool
+	// RecordSchedules writes the schedule (and the cut) every group ran
+	// under into Result.Recorded: a scenario that replays this run exactly
+	// whatever the seed's strategy.
+	RecordSchedules bool
 }
 
 // Result is the outcome of one run.
@@ -34,6 +38,9 @@ type Result struct {
 	Trace     *sim.Trace
 	Hash      string
 	Stats     sim.Stats
+	// Recorded is the scenario with every group's schedule written in
+	// (RecordSchedules only; groups the run never reached keep theirs).
+	Recorded Scenario
 }
 
 // Run executes s: builds the host, applies every op, then the liveness
@@ -51,29 +58,52 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	cut := cutStream(s.Seed)
+	rec := s
+	if o.RecordSchedules {
+		rec.Ops = cloneOps(s.Ops)
+	}
+	keys := opKeys(s.Ops)
+	h.SetOp("start", nil)
 	v := h.Step()
-	for _, op := range s.Ops {
+	for i, op := range s.Ops {
 		if v != nil {
 			break
 		}
-		v = apply(h, op, cut)
+		h.SetOp(keys[i], nil)
+		var ran ranGroup
+		v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
+		if o.RecordSchedules && op.Kind == OpGroup {
+			rec.Ops[i].Schedule, rec.Ops[i].Cut = ran.schedule, ran.cut
+		}
 	}
 	if v == nil && !o.NoLiveness {
+		h.SetOp("liveness", nil)
 		v = h.Liveness()
 	}
 	closeErr := h.Close()
 	if v == nil && closeErr != nil {
 		return Result{}, closeErr
 	}
-	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats()}, nil
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats(), Recorded: rec}, nil
+}
+
+// ranGroup is how a group ran: its schedule, and its cut when a host
+// restart cut it. An empty schedule (no choice point) is still written.
+type ranGroup struct {
+	schedule []string
+	cut      int
 }
 
 func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
+	strategy, err := sim.DrawStrategy(s.Config.Strategy, s.Seed)
+	if err != nil {
+		return sim.Config{}, func() {}, err
+	}
 	cfg := sim.Config{
 		Seed: s.Seed, Backends: s.Config.Backends, Retry: s.Config.Retry,
 		Profile: s.Profile, TraceKeep: o.TraceKeep,
 		NoScheduler: s.Config.Scheduler == schedulerNone,
+		Strategy:    strategy,
 	}
 	if s.Config.MaxEntries > 0 {
 		cfg.Budget = &workspace.Budget{MaxEntries: s.Config.MaxEntries, MaxBytes: workspace.DefaultBudget.MaxBytes}
@@ -113,8 +143,16 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	return cfg, cleanup, nil
 }
 
-// apply performs one op on the host.
-func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
+// apply performs one op on the host; for a group it also says how the
+// group ran.
+func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violation, ranGroup) {
+	if op.Kind == OpGroup {
+		return applyGroup(h, op, cut)
+	}
+	return applyOne(h, op), ranGroup{}
+}
+
+func applyOne(h *sim.Host, op Op) *sim.Violation {
 	switch op.Kind {
 	case OpExec, OpWrite, OpRetry:
 		if v := prepare(h, op); v != nil {
@@ -141,33 +179,51 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 			// Validate checked the fault before the run started.
 			panic(fmt.Sprintf("scenarios: inject: %v", err))
 		}
-	case OpGroup:
-		// Time moves for retries that wait to be due before anything of the
-		// group starts, so the group's members all run in the one step.
-		for _, m := range op.Ops {
-			if v := prepare(h, m); v != nil {
-				return v
-			}
-		}
-		restart := false
-		for _, m := range op.Ops {
-			switch m.Kind {
-			case OpHostRestart:
-				restart = true
-			case OpAdvance:
-				h.SpawnTick(m.Dur)
-			default:
-				spawn(h, m)
-			}
-		}
-		if restart {
-			return h.StepCut(1 + cut.IntN(maxCutSwitches))
-		}
-		return h.Step()
 	default:
 		panic(fmt.Sprintf("scenarios: unknown op kind %d", op.Kind))
 	}
 	return nil
+}
+
+// applyGroup runs a group's members concurrently in one step, under its
+// written schedule when it has one.
+func applyGroup(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violation, ranGroup) {
+	// Time moves for retries that wait to be due before anything of the
+	// group starts, so the group's members all run in the one step.
+	for _, m := range op.Ops {
+		if v := prepare(h, m); v != nil {
+			return v, ranGroup{}
+		}
+	}
+	restart := false
+	for _, m := range op.Ops {
+		switch m.Kind {
+		case OpHostRestart:
+			restart = true
+		case OpAdvance:
+			h.SpawnTick(m.Dur)
+		default:
+			spawn(h, m)
+		}
+	}
+	h.SetSchedule(op.Schedule)
+	if !restart {
+		v := h.Step()
+		return v, ranGroup{schedule: nonNil(h.LastSchedule())}
+	}
+	n := op.Cut
+	if n == 0 {
+		n = 1 + cut.IntN(maxCutSwitches)
+	}
+	v := h.StepCut(n)
+	return v, ranGroup{schedule: nonNil(h.LastSchedule()), cut: n}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // maxCutSwitches bounds how far into a group a host restart may cut.

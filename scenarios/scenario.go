@@ -29,6 +29,10 @@ type Config struct {
 	Retry workspace.RetryOptions
 	// MaxEntries is the retry batch budget (0: the default budget).
 	MaxEntries int
+	// Strategy is how the seed's scheduling strategy is chosen: "uniform",
+	// "pct" or "mix" ("" is mix: sim.DrawStrategy). A group with a written
+	// schedule follows it whatever the strategy.
+	Strategy string
 }
 
 // DefaultConfig is the default scenario shape: two backends, 30 ops, the
@@ -98,6 +102,9 @@ func (s Scenario) Validate() error {
 	if s.Config.LocalStore != "" && s.Config.LocalStore != "memory" && s.Config.LocalStore != "sqlite" {
 		return fmt.Errorf("unknown local store %q (want memory or sqlite)", s.Config.LocalStore)
 	}
+	if _, err := sim.DrawStrategy(s.Config.Strategy, s.Seed); err != nil {
+		return err
+	}
 	if s.Config.Bug != "" {
 		if _, ok := BugByName(s.Config.Bug); !ok {
 			return fmt.Errorf("unknown bug %q (see syncsim bugs)", s.Config.Bug)
@@ -140,9 +147,13 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 				return fmt.Errorf("op %d (inject): %w", i+1, err)
 			}
 		}
+		if err := validateSchedule(o); err != nil {
+			return fmt.Errorf("op %d (%s): %w", i+1, o.Kind, err)
+		}
 	}
 	return nil
 }
 
-// cutStream draws where a host restart inside a group cuts the group.
-func cutStream(seed uint64) *rand.Rand { return sim.Stream(seed, "cut") }
+// cutStream draws where a host restart inside the group keyed key cuts it:
+// a stream per group, like every other per-op draw.
+func cutStream(seed uint64, key string) *rand.Rand { return sim.Stream(seed, "cut/"+key) }
