@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/syncsim/syncsim/scenarios"
+	"github.com/syncsim/syncsim/sim"
 )
 
 // Limits on flag values: every knob has a named bound (STYLE 13).
@@ -72,6 +73,7 @@ type shapeFlags struct {
 	scheduler string
 	local     string
 	bug       string
+	strategy  string
 }
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
@@ -80,6 +82,7 @@ func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory, sqlite or none (a workspace without a scheduler)")
 	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
+	fs.StringVar(&f.strategy, "strategy", sim.StrategyMix, "scheduling strategy per seed: uniform, pct or mix")
 }
 
 // config checks the values and returns the scenario config they describe.
@@ -102,7 +105,13 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 			return c, fmt.Errorf("unknown bug %q for flag -bug (see syncsim bugs)", f.bug)
 		}
 	}
+	if _, err := sim.DrawStrategy(f.strategy, 0); err != nil {
+		return c, fmt.Errorf("invalid value %q for flag -strategy: want uniform, pct or mix", f.strategy)
+	}
 	c.Steps, c.Backends, c.Scheduler, c.Bug = f.steps, f.backends, f.scheduler, f.bug
+	if f.strategy != sim.StrategyMix {
+		c.Strategy = f.strategy
+	}
 	if f.local == "sqlite" {
 		c.LocalStore = f.local
 	}
@@ -122,6 +131,9 @@ func replayLine(seed uint64, c scenarios.Config) string {
 	}
 	if c.LocalStore != "" {
 		b.WriteString(" -local " + c.LocalStore)
+	}
+	if c.Strategy != "" {
+		b.WriteString(" -strategy " + c.Strategy)
 	}
 	return b.String()
 }
