@@ -40,8 +40,8 @@ const deferOneIn = 2
 func Swarm(r *rand.Rand) Weights {
 	w := DefaultWeights
 	for k := range w {
-		if OpKind(k) == OpExec || OpKind(k) == OpAdvance {
-			continue
+		if OpKind(k) == OpExec || OpKind(k) == OpAdvance || w[k] == 0 {
+			continue // always on, or off in the base weights
 		}
 		if r.IntN(3) == 0 {
 			w[k] = 0
