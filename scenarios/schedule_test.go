@@ -118,6 +118,7 @@ func TestShrunkRaceKeepsItsSchedule(t *testing.T) {
 	c := DefaultConfig
 	c.Bug = "alarm-handled-time"
 	var small Scenario
+	var property string
 	for seed := uint64(1); ; seed++ {
 		if seed > huntBudget {
 			t.Fatalf("alarm-handled-time not found within %d seeds", huntBudget)
@@ -129,7 +130,8 @@ func TestShrunkRaceKeepsItsSchedule(t *testing.T) {
 		}
 		var st ShrinkStats
 		var err error
-		small, st, err = Shrink(s, r.Violation.Property, ShrinkOptions{})
+		property = r.Violation.Property
+		small, st, err = Shrink(s, property, ShrinkOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,8 +159,8 @@ func TestShrunkRaceKeepsItsSchedule(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.Seed, s.Config.Strategy = seed, strategy
-			if r := mustRun(t, s); r.Violation == nil || r.Violation.Property != "liveness-intents" {
-				t.Fatalf("seed %d strategy %q: want liveness-intents under the bug, got %v", seed, strategy, r.Violation)
+			if r := mustRun(t, s); r.Violation == nil || r.Violation.Property != property {
+				t.Fatalf("seed %d strategy %q: want %s under the bug, got %v", seed, strategy, property, r.Violation)
 			}
 			s.Config.Bug = ""
 			if r := mustRun(t, s); r.Violation != nil {
