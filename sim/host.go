@@ -132,13 +132,16 @@ type Host struct {
 	// alarmRule is the scheduler package's rule with what this incarnation
 	// settled (in memory: a host restart forgets it).
 	alarmRule scheduler.AlarmRule
-	handed    []scheduler.Intent // handed over by the alarm in this step
-	planted   []scheduler.Intent // host-written intents (PlantIntent)
-	lastFire  time.Time          // when the alarm last went off
-	alarmSet  bool
-	redo      []string  // alarm retries rejected at the last firing, sorted
-	redoAt    time.Time // when the host hands them over again
-	redoSet   bool
+	// oracleSettled is the judge's own settled set: what the host handed
+	// over and found unchanged (host_check.go's alarm property).
+	oracleSettled scheduler.AlarmRule
+	handed        []scheduler.Intent // handed over by the alarm in this step
+	planted       []scheduler.Intent // host-written intents (PlantIntent)
+	lastFire      time.Time          // when the alarm last went off
+	alarmSet      bool
+	redo          []string  // alarm retries rejected at the last firing, sorted
+	redoAt        time.Time // when the host hands them over again
+	redoSet       bool
 
 	model model.State
 	opSeq int
@@ -324,6 +327,7 @@ func (h *Host) start() error {
 	h.starts++
 	h.stats.HostStarts = h.starts
 	h.alarmRule = scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts}
+	h.oracleSettled = h.alarmRule
 	h.handed = nil
 	h.redo, h.redoSet = nil, false
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))

@@ -91,6 +91,9 @@ func (h *Host) settle() error {
 	if err != nil {
 		return err
 	}
+	// The oracle settles what the host really handed over, whatever rule
+	// the host itself follows (the planted one below overrides it).
+	h.oracleSettled = h.oracleSettled.Settle(h.handed, after)
 	handed := h.handed
 	if h.cfg.Alarm == AlarmHandledTime {
 		// The planted time-based rule: everything stored and due by the
