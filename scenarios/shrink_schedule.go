@@ -17,6 +17,9 @@ import (
 // when that scenario still violates the property being kept (it replays the
 // run exactly, so it should); else s unchanged.
 func (sh *shrinker) withRecordedSchedules(s Scenario) Scenario {
+	if sh.stopped() {
+		return s
+	}
 	o := sh.opts
 	o.RecordSchedules = true
 	sh.runs++
