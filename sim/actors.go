@@ -53,7 +53,8 @@ func (e *ActorPanicError) Unwrap() error {
 
 // Runtime runs the system under test's goroutines as cooperative actors:
 // exactly one of them (or the driver) runs at any moment, and at every
-// blocking point the runtime picks who runs next from the interleave stream.
+// blocking point the runtime picks who runs next (its Strategy decides
+// whenever more than one actor can run).
 //
 // The contract, in the order a driver meets it:
 //
