@@ -14,9 +14,12 @@
 //     reads one from its text form (Format writes it).
 //  2. Run executes it on a sim.Host and returns the first Violation (nil if
 //     every property held), the trace and its hash. The same scenario gives
-//     the same trace, byte for byte.
+//     the same trace, byte for byte. Config.Strategy says how the seed's
+//     scheduling strategy is chosen (uniform, pct, mix); a group may carry a
+//     written schedule (schedule.go) that it follows whatever the strategy,
+//     and RunOptions.RecordSchedules writes the schedules a run took.
 //  3. Shrink cuts a failing scenario down while it keeps violating the same
-//     property; WriteCorpusFile saves it under testdata/corpus, where
+//     property (its groups' schedules recorded first, kept, minimised); WriteCorpusFile saves it under testdata/corpus, where
 //     TestCorpus replays it (with -rewrite to regenerate expectations).
 //  4. Sweep and Check run many seeds with your store plugged in
 //     (SuiteOptions.NewStore): see ExampleSweep.

@@ -3,18 +3,21 @@ package scenarios
 import (
 	"strconv"
 	"strings"
+
+	"github.com/syncsim/syncsim/sim"
 )
 
 // The scenario text format: one datadriven test case per scenario, so that
 // corpus files are golden files that `go test -rewrite` regenerates.
 //
 //	# free comment lines
-//	run seed=42 backends=2 scheduler=memory local=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0 max-bytes=0
+//	run seed=42 backends=2 scheduler=memory local=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0 max-bytes=0 strategy=mix
 //	profile crash=0.1 transport-connect=0.05
 //	exec b0 wait writes=2
 //	group
 //	  exec b0 wait writes=1
 //	  retry b0 early
+//	  schedule exec.b0*3 retry.b0 exec.b0
 //	end
 //	advance 5s
 //	----
@@ -22,7 +25,9 @@ import (
 //
 // The directive line carries the Config and the seed, every key always
 // printed (bug=none is the correct code; initial, max and attempts of 0
-// take the workspace defaults; max-entries=0 and max-bytes=0 are the default batch budget).
+// take the workspace defaults; max-entries=0 and max-bytes=0 are the default
+// batch budget; strategy=mix is the default and may be left out, as older
+// files do). A group may end with a schedule line (schedule.go).
 // Config.Steps is a generator knob, not part of a scenario: it is not
 // printed and Parse sets it to the number of top-level ops. The first input
 // line is the swarm profile in faults.Profile's String form ("profile off"
@@ -53,9 +58,10 @@ const (
 	keyAttempts   = "attempts"
 	keyMaxEntries = "max-entries"
 	keyMaxBytes   = "max-bytes"
+	keyStrategy   = "strategy"
 )
 
-var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes}
+var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes, keyStrategy}
 
 // Format prints s in the scenario language: the directive line, the
 // profile line and one line per op (a group spans several lines), each
@@ -92,12 +98,30 @@ func FormatDirective(s Scenario) string {
 		keyAttempts:   strconv.Itoa(c.Retry.MaxAttempts),
 		keyMaxEntries: strconv.Itoa(c.MaxEntries),
 		keyMaxBytes:   strconv.FormatInt(c.MaxBytes, 10),
+		keyStrategy:   strategyName(c.Strategy),
 	}
 	parts := []string{runDirective}
 	for _, k := range directiveKeys {
 		parts = append(parts, k+"="+vals[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// strategyName spells the strategy on the directive line: the default ""
+// is "mix". A file without the key (older ones) means mix too.
+func strategyName(v string) string {
+	if v == "" {
+		return sim.StrategyMix
+	}
+	return v
+}
+
+// strategyValue is the inverse of strategyName: "mix" is canonically "".
+func strategyValue(v string) string {
+	if v == sim.StrategyMix {
+		return ""
+	}
+	return v
 }
 
 // localName spells the local store on the directive line: the default ""

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim"
 )
 
 // Case is one scenario case of a scenario file: the scenario, the expected
@@ -346,6 +347,11 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 		var n int
 		n, err = intIn(v, 0, int(^uint(0)>>1))
 		c.MaxBytes = int64(n)
+	case keyStrategy:
+		if _, err := sim.DrawStrategy(v, 0); err != nil {
+			return errors.New("unknown strategy (want uniform, pct or mix)")
+		}
+		c.Strategy = strategyValue(v)
 	}
 	return err
 }
@@ -427,6 +433,19 @@ func (p inputParser) parse(lines []string) (faults.Profile, []Op, error) {
 			ops = append(ops, Op{Kind: OpGroup})
 			group, groupAt = len(ops)-1, i
 			continue
+		case scheduleWord:
+			if group < 0 {
+				return profile, nil, p.errAt(i, "a schedule belongs inside a group, as its last line")
+			}
+			if ops[group].Schedule != nil {
+				return profile, nil, p.errAt(i, "the group already has a schedule")
+			}
+			sch, cut, err := parseSchedule(fields[1:])
+			if err != nil {
+				return profile, nil, p.errAt(i, "%v", err)
+			}
+			ops[group].Schedule, ops[group].Cut = sch, cut
+			continue
 		case "end":
 			if group < 0 {
 				return profile, nil, p.errAt(i, "end without a group")
@@ -442,6 +461,9 @@ func (p inputParser) parse(lines []string) (faults.Profile, []Op, error) {
 			return profile, nil, p.errAt(i, "%v", err)
 		}
 		if group >= 0 {
+			if ops[group].Schedule != nil {
+				return profile, nil, p.errAt(i, "the schedule must be the group's last line, after its ops")
+			}
 			if !op.Kind.InGroup() {
 				return profile, nil, p.errAt(i, "%s cannot run inside a group (only exec, write, retry, advance, host-restart and cancel can)", op.Kind)
 			}

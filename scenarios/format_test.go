@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim"
 	"github.com/syncsim/syncsim/workspace"
 	"pgregory.net/rapid"
 )
@@ -87,6 +88,7 @@ func drawScenario(t *rapid.T) Scenario {
 				MaxAttempts:  rapid.IntRange(0, 1000).Draw(t, "attempts"),
 			},
 			MaxEntries: rapid.IntRange(0, 1000).Draw(t, "maxEntries"),
+			Strategy:   rapid.SampledFrom([]string{"", sim.StrategyUniform, sim.StrategyPCT}).Draw(t, "strategy"),
 		},
 	}
 	for _, k := range faults.Kinds() {
@@ -123,6 +125,13 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 		op.Dur = time.Duration(rapid.Int64Range(1, 1<<50).Draw(t, "dur"))
 	case OpGroup:
 		op.Ops = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Op { return drawOp(t, backends, true) }), 0, 4).Draw(t, "members")
+		if rapid.Bool().Draw(t, "scheduled") {
+			names := rapid.SliceOfN(rapid.SampledFrom([]string{"exec.b0", "tick", "retry.b1/2", "alarm.b0"}), 0, 20)
+			op.Schedule = append([]string{}, names.Draw(t, "schedule")...)
+		}
+		if hasMember(op, OpHostRestart) && rapid.Bool().Draw(t, "cut") {
+			op.Cut = rapid.IntRange(1, maxScheduleLen).Draw(t, "cut")
+		}
 	case OpInject:
 		op = drawInject(t, backends, maxArmAfter)
 	}
@@ -196,6 +205,14 @@ func TestParseErrors(t *testing.T) {
 		{"datadriven syntax", "run seed=(1, backends=1\nprofile off\n", `<string>:1: cannot parse directive`},
 		{"two cases", validRun + "profile off\n----\n\n" + validRun + "profile off\n", `want exactly one "run" case, found 2`},
 		{"empty", "", `want exactly one "run" case, found 0`},
+		{"unknown strategy", "run seed=1 backends=1 strategy=dfs\nprofile off\n", `<string>:1: strategy=dfs: unknown strategy`},
+		{"schedule outside group", validRun + "profile off\nschedule exec.b0\n", `<string>:3: a schedule belongs inside a group`},
+		{"schedule not last", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0\n  exec b1 wait writes=0\nend\n", `<string>:6: the schedule must be the group's last line`},
+		{"two schedules", validRun + "profile off\ngroup\n  schedule tick\n  schedule tick\nend\n", `<string>:5: the group already has a schedule`},
+		{"bad schedule count", validRun + "profile off\ngroup\n  schedule tick*0\nend\n", `<string>:4: tick*0: count out of range`},
+		{"bad actor name", validRun + "profile off\ngroup\n  schedule exec,b0\nend\n", `<string>:4: actor name "exec,b0" in schedule`},
+		{"cut without restart", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0 cut=3\nend\n", `cut= needs a host-restart in the group`},
+		{"huge schedule", validRun + "profile off\ngroup\n  schedule tick*65536 tick\nend\n", `schedule longer than 65536 choice points`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(tc.text)

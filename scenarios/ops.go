@@ -121,6 +121,12 @@ type Op struct {
 	// plant: the intent's attempt, and whether it names a stale runtime.
 	Attempt int
 	Stale   bool
+	// group: a written schedule (schedule.go), the local name of the actor
+	// to run at each choice point of the group's step; nil: the strategy
+	// decides. Cut, with a host-restart member, is the scheduling decisions
+	// after which the restart cuts the group (0: drawn from the seed).
+	Schedule []string
+	Cut      int
 }
 
 // Armed returns an inject op's fault as the container takes it.
@@ -177,6 +183,9 @@ func (o Op) format(b *strings.Builder, indent string) {
 		b.WriteString("\n")
 		for _, m := range o.Ops {
 			m.format(b, indent+"  ")
+		}
+		if o.Schedule != nil || o.Cut > 0 {
+			b.WriteString(indent + "  " + formatSchedule(o.Schedule, o.Cut) + "\n")
 		}
 		b.WriteString(indent + "end")
 	}

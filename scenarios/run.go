@@ -41,6 +41,10 @@ type RunOptions struct {
 	// Watchdog is how long the run may make no progress before it is given
 	// up as property hang (0: sim.DefaultWatchdog; negative: no watchdog).
 	Watchdog time.Duration
+	// RecordSchedules writes the schedule (and the cut) every group ran
+	// under into Result.Recorded: a scenario that replays this run exactly
+	// whatever the seed's strategy.
+	RecordSchedules bool
 }
 
 // watchdog resolves RunOptions.Watchdog.
@@ -57,6 +61,9 @@ type Result struct {
 	Trace     *sim.Trace
 	Hash      string
 	Stats     sim.Stats
+	// Recorded is the scenario with every group's schedule written in
+	// (RecordSchedules only; groups the run never reached keep theirs).
+	Recorded Scenario
 }
 
 // Run executes s: builds the host, applies every op, then the liveness
@@ -104,29 +111,52 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 		return Result{}, err
 	}
 	host.Store(h)
-	cut := cutStream(s.Seed)
+	rec := s
+	if o.RecordSchedules {
+		rec.Ops = cloneOps(s.Ops)
+	}
+	keys := opKeys(s.Ops)
+	h.SetOp("start", nil)
 	v := h.Step()
-	for _, op := range s.Ops {
+	for i, op := range s.Ops {
 		if v != nil {
 			break
 		}
-		v = apply(h, op, cut)
+		h.SetOp(keys[i], nil)
+		var ran ranGroup
+		v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
+		if o.RecordSchedules && op.Kind == OpGroup {
+			rec.Ops[i].Schedule, rec.Ops[i].Cut = ran.schedule, ran.cut
+		}
 	}
 	if v == nil && !o.NoLiveness {
+		h.SetOp("liveness", nil)
 		v = h.Liveness()
 	}
 	closeErr := h.Close()
 	if v == nil && closeErr != nil {
 		return Result{}, closeErr
 	}
-	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats()}, nil
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats(), Recorded: rec}, nil
+}
+
+// ranGroup is how a group ran: its schedule, and its cut when a host
+// restart cut it. An empty schedule (no choice point) is still written.
+type ranGroup struct {
+	schedule []string
+	cut      int
 }
 
 func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
+	strategy, err := sim.DrawStrategy(s.Config.Strategy, s.Seed)
+	if err != nil {
+		return sim.Config{}, func() {}, err
+	}
 	cfg := sim.Config{
 		Seed: s.Seed, Backends: s.Config.Backends, Retry: s.Config.Retry,
 		Profile: s.Profile, TraceKeep: o.TraceKeep, TimePrecision: o.TimePrecision,
 		NoScheduler: s.Config.Scheduler == schedulerNone,
+		Strategy:    strategy,
 	}
 	cfg.Budget = s.Config.budget()
 	cleanup := func() {}
@@ -167,8 +197,16 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	return cfg, cleanup, nil
 }
 
-// apply performs one op on the host.
-func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
+// apply performs one op on the host; for a group it also says how the
+// group ran.
+func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violation, ranGroup) {
+	if op.Kind == OpGroup {
+		return applyGroup(h, op, cut)
+	}
+	return applyOne(h, op), ranGroup{}
+}
+
+func applyOne(h *sim.Host, op Op) *sim.Violation {
 	switch op.Kind {
 	case OpExec, OpWrite, OpRetry:
 		if v := prepare(h, op); v != nil {
@@ -198,45 +236,66 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) *sim.Violation {
 			// Validate checked the fault before the run started.
 			panic(fmt.Sprintf("scenarios: inject: %v", err))
 		}
-	case OpGroup:
-		// Time moves for retries that wait to be due before anything of the
-		// group starts, so the group's members all run in the one step.
-		for _, m := range op.Ops {
-			if v := prepare(h, m); v != nil {
-				return v
-			}
-		}
-		restart, cancel := false, false
-		for _, m := range op.Ops {
-			switch m.Kind {
-			case OpHostRestart:
-				restart = true
-			case OpCancel:
-				cancel = true
-			case OpAdvance:
-				h.SpawnTick(m.Dur)
-			default:
-				spawn(h, m)
-			}
-		}
-		if restart {
-			n := 1 + cut.IntN(maxCutSwitches)
-			if cut.IntN(2) == 0 {
-				// Half the crashes land inside the local store's sequences.
-				return h.StepCutLocal(1 + n%maxCutLocalCalls)
-			}
-			return h.StepCut(n)
-		}
-		if cancel {
-			// NB: with a host restart in the group too, the crash wins: a
-			// cancel there would add nothing the cut does not.
-			return h.StepCancel()
-		}
-		return h.Step()
 	default:
 		panic(fmt.Sprintf("scenarios: unknown op kind %d", op.Kind))
 	}
 	return nil
+}
+
+// applyGroup runs a group's members concurrently in one step, under its
+// written schedule when it has one.
+func applyGroup(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violation, ranGroup) {
+	// Time moves for retries that wait to be due before anything of the
+	// group starts, so the group's members all run in the one step.
+	for _, m := range op.Ops {
+		if v := prepare(h, m); v != nil {
+			return v, ranGroup{}
+		}
+	}
+	restart, cancel := false, false
+	for _, m := range op.Ops {
+		switch m.Kind {
+		case OpHostRestart:
+			restart = true
+		case OpCancel:
+			cancel = true
+		case OpAdvance:
+			h.SpawnTick(m.Dur)
+		default:
+			spawn(h, m)
+		}
+	}
+	h.SetSchedule(op.Schedule)
+	switch {
+	case restart && op.Cut > 0:
+		v := h.StepCut(op.Cut)
+		return v, ranGroup{schedule: nonNil(h.LastSchedule()), cut: op.Cut}
+	case restart:
+		n := 1 + cut.IntN(maxCutSwitches)
+		if cut.IntN(2) == 0 {
+			// Half the crashes land inside the local store's sequences.
+			// NB: a schedule file records only switch cuts; a local cut
+			// is drawn again from the group's own cut stream on replay.
+			v := h.StepCutLocal(1 + n%maxCutLocalCalls)
+			return v, ranGroup{schedule: nonNil(h.LastSchedule())}
+		}
+		v := h.StepCut(n)
+		return v, ranGroup{schedule: nonNil(h.LastSchedule()), cut: n}
+	case cancel:
+		// NB: with a host restart in the group too, the crash wins: a
+		// cancel there would add nothing the cut does not.
+		v := h.StepCancel()
+		return v, ranGroup{schedule: nonNil(h.LastSchedule())}
+	}
+	v := h.Step()
+	return v, ranGroup{schedule: nonNil(h.LastSchedule())}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // maxCutLocalCalls bounds how many local-store calls into a group a host

@@ -38,6 +38,10 @@ type Config struct {
 	// SQLiteShare, each drawn on its own stream; 0 never does. FromSeed
 	// resolves it: a drawn Scenario names its stores and carries 0 here.
 	SQLiteShare int
+	// Strategy is how the seed's scheduling strategy is chosen: "uniform",
+	// "pct" or "mix" ("" is mix: sim.DrawStrategy). A group with a written
+	// schedule follows it whatever the strategy.
+	Strategy string
 }
 
 // DefaultConfig is the default scenario shape: two backends, 30 ops, the
@@ -142,6 +146,9 @@ func (s Scenario) Validate() error {
 	if s.Config.LocalStore != "" && s.Config.LocalStore != "memory" && s.Config.LocalStore != "sqlite" {
 		return fmt.Errorf("unknown local store %q (want memory or sqlite)", s.Config.LocalStore)
 	}
+	if _, err := sim.DrawStrategy(s.Config.Strategy, s.Seed); err != nil {
+		return err
+	}
 	if s.Config.Bug != "" {
 		if _, ok := BugByName(s.Config.Bug); !ok {
 			return fmt.Errorf("unknown bug %q (see syncsim bugs)", s.Config.Bug)
@@ -230,12 +237,12 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 				return fmt.Errorf("op %d (inject): %w", i+1, err)
 			}
 		}
+		if err := validateSchedule(o); err != nil {
+			return fmt.Errorf("op %d (%s): %w", i+1, o.Kind, err)
+		}
 	}
 	return nil
 }
-
-// cutStream draws where a host restart inside a group cuts the group.
-func cutStream(seed uint64) *rand.Rand { return sim.Stream(seed, "cut") }
 
 // drawStores resolves c.SQLiteShare (see Config). The draws come from
 // streams of their own, so the rest of the scenario is the same whichever
@@ -252,3 +259,7 @@ func drawStores(seed uint64, c Config) Config {
 	c.SQLiteShare = 0
 	return c
 }
+
+// cutStream draws where a host restart inside the group keyed key cuts it:
+// a stream per group, like every other per-op draw.
+func cutStream(seed uint64, key string) *rand.Rand { return sim.Stream(seed, "cut/"+key) }

@@ -75,8 +75,12 @@ var ErrNotFailing = errors.New("scenarios: the scenario does not violate the pro
 // thin groups, drop fault ops (in pairs, then alone), simplify ops, move ops
 // to lower backends, merge and shorten advances, turn fault kinds off (or
 // make a per-call kind certain), drop the batch budget and lower
-// MaxAttempts, and last drop an op under another small seed (reseedDrop:
-// ops that only used up random draws can then go). Every candidate passes
+// MaxAttempts, minimise the groups' schedules (fewer switches), and last
+// drop an op under another small seed (reseedDrop: ops that only used up
+// random draws can then go; skipped once schedules are written). Before the
+// passes every group gets the schedule it ran under written in
+// (shrink_schedule.go), so a race survives dropping ops and generator
+// changes. Every candidate passes
 // Validate; a candidate is accepted only when its run violates the same
 // property. No randomness is involved, so unless Budget
 // cuts it short the result depends only on s, property and MaxRuns.
@@ -127,6 +131,7 @@ func Shrink(s Scenario, property string, o ShrinkOptions) (Scenario, ShrinkStats
 		}
 	}
 	sh.seen[scenarioKey(s)] = true
+	s = sh.withRecordedSchedules(s)
 
 	best := sh.fixedPoint(s)
 	best.Config.Steps = len(best.Ops) // Run ignores it; keep it honest for printing

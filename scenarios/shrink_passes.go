@@ -33,6 +33,7 @@ var shrinkPasses = []shrinkPass{
 	{"max-entries", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxEntries) }},
 	{"max-bytes", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxBytes) }},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
+	{"schedules", (*shrinker).minimiseSchedules},
 	{"reseed-drop", (*shrinker).reseedDrop},
 }
 
@@ -45,8 +46,13 @@ const reseedSeeds = 64
 // where it must) cannot go: removing them shifts every draw after them. A
 // different seed lines the draws up differently, and the bug needs only its
 // essential ops. Seeds 1..reseedSeeds are tried in order, so the result stays
-// a deterministic function of the input.
+// a deterministic function of the input. With a written schedule the
+// interleaving no longer comes from the seed and every op draws from its
+// own streams, so there is nothing to line up: the pass does nothing.
 func (sh *shrinker) reseedDrop(s Scenario) (Scenario, bool) {
+	if HasSchedule(s.Ops) {
+		return s, false
+	}
 	for i := len(s.Ops) - 1; i >= 0; i-- {
 		ops := slices.Delete(slices.Clone(s.Ops), i, i+1)
 		if len(ops) == 0 {
@@ -98,6 +104,10 @@ func withoutBackend(ops []Op, b int) []Op {
 			o.Ops = withoutBackend(o.Ops, b)
 			if len(o.Ops) == 0 {
 				continue
+			}
+			o.Schedule = scheduleWithoutBackend(o.Schedule, b)
+			if !hasMember(o, OpHostRestart) {
+				o.Cut = 0
 			}
 			out = append(out, o)
 			continue
@@ -152,7 +162,11 @@ func (sh *shrinker) simplifyGroups(s Scenario) (Scenario, bool) {
 			continue
 		}
 		for j := len(members) - 1; j >= 0 && len(members) > 1; j-- {
-			g := Op{Kind: OpGroup, Ops: slices.Delete(slices.Clone(members), j, j+1)}
+			g := s.Ops[i] // the schedule stays: its other actors keep their turns
+			g.Ops = slices.Delete(slices.Clone(members), j, j+1)
+			if !hasMember(g, OpHostRestart) {
+				g.Cut = 0
+			}
 			ops := cloneOps(s.Ops)
 			ops[i] = g
 			if sh.try(&s, withOps(s, ops)) {
@@ -424,6 +438,9 @@ func cloneOps(ops []Op) []Op {
 	for i := range out {
 		if out[i].Kind == OpGroup {
 			out[i].Ops = cloneOps(out[i].Ops)
+			if out[i].Schedule != nil {
+				out[i].Schedule = slices.Clone(out[i].Schedule)
+			}
 		}
 	}
 	return out

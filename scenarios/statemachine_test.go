@@ -14,15 +14,17 @@ import (
 // "" action checks that no property has broken. rapid shrinks a failing
 // action sequence, and the ops it kept are logged in the scenario language.
 type machine struct {
-	s   Scenario
-	h   *sim.Host
-	cut interface{ IntN(int) int }
+	s Scenario
+	h *sim.Host
 }
 
 func (m *machine) apply(t *rapid.T, op Op) {
 	m.s.Ops = append(m.s.Ops, op)
 	t.Log(op.String())
-	if v := apply(m.h, op, m.cut); v != nil {
+	keys := opKeys(m.s.Ops)
+	key := keys[len(keys)-1]
+	m.h.SetOp(key, nil)
+	if v, _ := apply(m.h, op, cutStream(m.s.Seed, key)); v != nil {
 		t.Fatalf("%v\nops:\n%s", v, opsText(m.s.Ops))
 	}
 }
@@ -55,7 +57,7 @@ func TestStateMachine(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer h.Close()
-		m := &machine{s: s, h: h, cut: cutStream(seed)}
+		m := &machine{s: s, h: h}
 		b := rapid.IntRange(0, backends-1)
 		t.Repeat(map[string]func(*rapid.T){
 			"exec": func(t *rapid.T) {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -53,7 +54,8 @@ func (e *ActorPanicError) Unwrap() error {
 
 // Runtime runs the system under test's goroutines as cooperative actors:
 // exactly one of them (or the driver) runs at any moment, and at every
-// blocking point the runtime picks who runs next from the interleave stream.
+// blocking point the runtime picks who runs next (its Strategy decides
+// whenever more than one actor can run).
 //
 // The contract, in the order a driver meets it:
 //
@@ -65,9 +67,10 @@ func (e *ActorPanicError) Unwrap() error {
 //     scheduler store call, a clock read that matters) and the SUT's FIFO
 //     parks on gates from NewGate. Block yields: the runtime picks the next
 //     actor among the runnable ones, the caller included, ordered by spawn
-//     sequence, with one draw from the interleave stream (no draw when only
-//     one actor is runnable). Nothing else decides the order, so one seed
-//     gives one interleaving under any GOMAXPROCS and with -race.
+//     sequence; when more than one is runnable (a choice point) its Strategy
+//     picks, drawing only from the Run's stream (Prepare). Nothing else
+//     decides the order, so one seed gives one interleaving under any
+//     GOMAXPROCS and with -race.
 //  4. Kill (a host restart) unwinds every live actor at its blocking point
 //     with runtime.Goexit: defers run, nothing after the blocking point does.
 //
@@ -78,7 +81,13 @@ func (e *ActorPanicError) Unwrap() error {
 // receive, a mutex held by a parked actor, clock.Sleep) hangs the run: the
 // baton is never passed on.
 type Runtime struct {
-	rng      *rand.Rand
+	base     *rand.Rand // the stream of a Run nobody prepared
+	strat    Strategy
+	prepare  func() (*rand.Rand, []string)
+	active   Strategy // this Run's: strat, or a replay of a written schedule
+	choices  []string // local names chosen at this Run's choice points
+	buf      []string // runnable local names handed to the strategy
+	window   map[string]int
 	live     []*actor // every actor not yet finished, by spawn sequence
 	runnable []*actor // new or ready actors, by spawn sequence
 	current  *actor   // the actor holding the baton; nil: the driver
@@ -124,12 +133,66 @@ type actor struct {
 	// interrupted: Interrupt woke the actor from its gate; Wait returns
 	// its context's error instead of waiting on.
 	interrupted bool
+	local       string // the name without its "#N." prefix, unique in its Run
 }
 
-// NewRuntime returns a runtime drawing its choices from interleave, which it
-// alone should use (Stream(seed, LabelInterleave)).
+// NewRuntime returns a runtime under the uniform strategy drawing its
+// choices from interleave, which it alone should use (Stream(seed,
+// LabelInterleave)), unless SetPrepare gives every Run a stream of its own.
 func NewRuntime(interleave *rand.Rand) *Runtime {
-	return &Runtime{rng: interleave, back: make(chan struct{}), maxSw: DefaultMaxSwitches, gone: make(chan struct{})}
+	return &Runtime{base: interleave, strat: &Uniform{}, back: make(chan struct{}), maxSw: DefaultMaxSwitches, window: map[string]int{}, gone: make(chan struct{})}
+}
+
+// SetStrategy sets who decides the choice points of every later Run.
+func (r *Runtime) SetStrategy(s Strategy) { r.strat = s }
+
+// SetPrepare sets a function called as every Run starts that returns the
+// Run's own stream and, when non-nil, a written schedule the Run follows
+// instead of the strategy (see replay). nil: every Run draws from the
+// stream NewRuntime was given, under the strategy.
+func (r *Runtime) SetPrepare(fn func() (rng *rand.Rand, schedule []string)) { r.prepare = fn }
+
+// Choices returns the local names of the actors chosen at the choice points
+// of the last Run, in order: its schedule, which replays it when written
+// back (a copy).
+func (r *Runtime) Choices() []string { return slices.Clone(r.choices) }
+
+// LocalName returns the local name of the live actor called name: its name
+// without the "#N." prefix a host numbers operations with, suffixed "/k" for
+// the k-th actor of that name in one Run. Local names stay the same when an
+// earlier operation is dropped; schedules are written in them. "" when no
+// live actor has that name.
+func (r *Runtime) LocalName(name string) string {
+	for _, a := range r.live {
+		if a.name == name {
+			return a.local
+		}
+	}
+	return ""
+}
+
+// ActorLocal returns the running actor's local name, or "-" outside any
+// actor.
+func (r *Runtime) ActorLocal() string {
+	if r.current == nil {
+		return "-"
+	}
+	return r.current.local
+}
+
+// localBase strips a leading "#<digits>." from an actor name.
+func localBase(name string) string {
+	if len(name) < 2 || name[0] != '#' {
+		return name
+	}
+	i := 1
+	for i < len(name) && name[i] >= '0' && name[i] <= '9' {
+		i++
+	}
+	if i > 1 && i < len(name) && name[i] == '.' {
+		return name[i+1:]
+	}
+	return name
 }
 
 // SetMaxSwitches bounds the scheduling decisions of each Run (n <= 0: no
@@ -148,7 +211,13 @@ func (r *Runtime) OnSwitch(fn func(from, to, point string)) { r.onSwitch = fn }
 // Go registers an actor. It starts when the runtime first schedules it; an
 // actor never started when Kill comes is dropped without running.
 func (r *Runtime) Go(name string, fn func()) {
-	a := &actor{name: name, seq: r.seq, fn: fn, wake: make(chan bool)}
+	a := &actor{name: name, seq: r.seq, fn: fn, wake: make(chan bool), local: localBase(name)}
+	if n := r.window[a.local] + 1; n > 1 {
+		r.window[a.local] = n
+		a.local += "/" + strconv.Itoa(n)
+	} else {
+		r.window[a.local] = 1
+	}
 	r.seq++
 	r.live = append(r.live, a)
 	r.runnable = append(r.runnable, a) // the newest has the highest sequence
@@ -200,6 +269,7 @@ func (r *Runtime) Run() (parked []string, err error) {
 		panic("sim: Runtime.Run called from an actor or while already running")
 	}
 	r.running, r.stopReq, r.switches, r.stoppedAt = true, false, 0, ""
+	r.begin()
 	if to := r.pick(nil, "run"); to != nil {
 		r.handoff(to)
 		select {
@@ -209,6 +279,7 @@ func (r *Runtime) Run() (parked []string, err error) {
 		}
 	}
 	r.running = false
+	clear(r.window)
 	if err := r.err; err != nil {
 		r.err = nil
 		live := r.Live()
@@ -329,7 +400,7 @@ func (r *Runtime) pick(from *actor, point string) (to *actor) {
 	r.progress.Add(1)
 	i := 0
 	if len(r.runnable) > 1 {
-		i = r.rng.IntN(len(r.runnable))
+		i = r.choose(from)
 	}
 	to = r.runnable[i]
 	if r.onSwitch != nil {
@@ -344,6 +415,38 @@ func (r *Runtime) pick(from *actor, point string) (to *actor) {
 		}
 	}
 	return to
+}
+
+// begin starts a Run's strategy on the Run's stream.
+func (r *Runtime) begin() {
+	r.choices = r.choices[:0]
+	rng, schedule := r.base, []string(nil)
+	if r.prepare != nil {
+		rng, schedule = r.prepare()
+	}
+	r.active = r.strat
+	if schedule != nil {
+		r.active = &replay{names: schedule}
+	}
+	r.active.Begin(rng)
+}
+
+// choose asks the strategy at a choice point and records the answer.
+func (r *Runtime) choose(from *actor) int {
+	r.buf = r.buf[:0]
+	running := -1
+	for j, a := range r.runnable {
+		r.buf = append(r.buf, a.local)
+		if a == from {
+			running = j
+		}
+	}
+	i := r.active.Pick(r.buf, running)
+	if i < 0 || i >= len(r.runnable) {
+		panic(fmt.Sprintf("sim: strategy %s picked %d of %d runnable actors", r.active, i, len(r.runnable)))
+	}
+	r.choices = append(r.choices, r.buf[i])
+	return i
 }
 
 func (r *Runtime) callHook(from, to *actor, point string) (ok bool) {

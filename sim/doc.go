@@ -8,8 +8,19 @@
 // # Pieces
 //
 //   - rand.go: Stream(seed, label) gives each concern its own random stream
-//     ("workload", "profile", "interleave", FaultsLabel(backend)), so adding
-//     a draw in one never shifts another.
+//     ("workload", "profile", "strategy", "interleave", FaultsLabel(backend)),
+//     so adding a draw in one never shifts another.
+//   - strategy.go: Strategy decides each choice point (a decision with more
+//     than one runnable actor): Uniform, PCT (random priorities, d-1 change
+//     points, ticks placed as events; a bug of depth d is found with
+//     probability >= 1/(n·k^(d-1)) per run), and the replay of a written
+//     schedule. DrawStrategy picks one per seed (uniform, pct or mix).
+//   - host_streams.go: per-operation streams. The driver names each op
+//     (Host.SetOp); every Run of the runtime draws its interleaving from a
+//     stream keyed by the op, and every actor its faults and exit code from
+//     one keyed by the op and its local name, so dropping an op moves no
+//     other op's draws. SetSchedule gives the next Run a written schedule;
+//     LastSchedule returns the one a Run took.
 //   - clock.go: Clock, the virtual clock handed to the system under test as
 //     its clock.Clock. The SUT only reads it (Now, Since, Until); the
 //     simulator moves it with AdvanceTo/Advance, firing its own timers (At)
@@ -17,8 +28,8 @@
 //     are slow and not deterministic (see Clock).
 //   - actors.go: Runtime, under which the SUT's goroutines are actors: one
 //     runs at a time and, at every blocking point (Block, or a gate from
-//     NewGate, the workspace.Parker the FIFO waits on), the next one is drawn
-//     from the interleave stream. Kill is a host restart: every live actor is
+//     NewGate, the workspace.Parker the FIFO waits on), the next one is
+//     picked by the Strategy from the Run's stream. Kill is a host restart: every live actor is
 //     unwound where it blocked.
 //   - trace.go: Trace, one deterministic text line per event, a header for
 //     the swarm profile, an incremental SHA-256 and FirstDiff for the

@@ -92,6 +92,9 @@ type Config struct {
 	// keeps milliseconds (the original's Date.now() resolution) can be
 	// checked; every other field stays exact.
 	TimePrecision time.Duration
+	// Strategy decides the interleaving at every choice point (nil:
+	// uniform); DrawStrategy draws one per seed.
+	Strategy Strategy
 }
 
 // Epoch is the virtual time every run starts near (drawStart shifts it by
@@ -159,17 +162,25 @@ type Host struct {
 	// alarmRule is the scheduler package's rule with what this incarnation
 	// settled (in memory: a host restart forgets it).
 	alarmRule scheduler.AlarmRule
-	handed    []scheduler.Intent // handed over by the alarm in this step
-	planted   []scheduler.Intent // host-written intents (PlantIntent)
-	tickWaits *rand.Rand         // how long each tick waits (its own stream)
-	lastFire  time.Time          // when the alarm last went off
-	alarmSet  bool
-	redo      []string  // alarm retries rejected at the last firing, sorted
-	redoAt    time.Time // when the host hands them over again
-	redoSet   bool
+	// oracleSettled is the judge's own settled set: what the host handed
+	// over and found unchanged (host_check.go's alarm property).
+	oracleSettled scheduler.AlarmRule
+	handed        []scheduler.Intent // handed over by the alarm in this step
+	planted       []scheduler.Intent // host-written intents (PlantIntent)
+	lastFire      time.Time          // when the alarm last went off
+	alarmSet      bool
+	redo          []string  // alarm retries rejected at the last firing, sorted
+	redoAt        time.Time // when the host hands them over again
+	redoSet       bool
 
-	model    model.State
-	opSeq    int
+	model model.State
+	opSeq int
+	// per-operation streams (host_streams.go)
+	strategy Strategy
+	opKey    string
+	opRuns   int
+	runKey   string     // the Run in progress, or the last one
+	schedule []string   // written for the operation's first Run
 	done     []finished // ops finished during the current step, in order
 	stats    Stats
 	violated *Violation
@@ -222,7 +233,6 @@ func NewHost(cfg Config) (*Host, error) {
 		storeOpen: cfg.LocalStore,
 		factory:   cfg.Scheduler,
 		model:     model.Empty(),
-		tickWaits: Stream(cfg.Seed, "ticks"),
 		ctx:       context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
@@ -230,6 +240,12 @@ func NewHost(cfg Config) (*Host, error) {
 		},
 	}
 	h.clock, h.trace = NewClock(h.t0), NewTrace(h.t0)
+	h.strategy = cfg.Strategy
+	if h.strategy == nil {
+		h.strategy = &Uniform{}
+	}
+	h.rt.SetStrategy(h.strategy)
+	h.rt.SetPrepare(h.prepareRun)
 	if h.storeOpen == nil {
 		h.storeOpen = MemoryStore()
 	}
@@ -249,11 +265,12 @@ func NewHost(cfg Config) (*Host, error) {
 		header += " scheduler=none"
 	}
 	h.trace.Header(header)
+	h.trace.Header("strategy " + h.strategy.String())
 	profile := cfg.Profile
 	for i := range cfg.Backends {
 		name := "b" + strconv.Itoa(i)
 		h.names = append(h.names, name)
-		c := faults.NewContainer(name, h.hooks(), Stream(cfg.Seed, FaultsLabel(name)), &profile)
+		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(name)), &profile)
 		h.containers = append(h.containers, c)
 		h.marks = append(h.marks, 0)
 		h.drained = append(h.drained, nil)
@@ -322,7 +339,7 @@ func (h *Host) start() error {
 		}
 	}
 	h.owner, _ = inner.(AlarmOwner)
-	h.sched = faults.NewScheduler(inner, h.hooks(), Stream(h.cfg.Seed, "faults/store/"+strconv.Itoa(h.starts)), &profile)
+	h.sched = faults.NewScheduler(inner, h.hooks(), h.actorRand("faults/store/"+strconv.Itoa(h.starts)), &profile)
 	h.sched.SetClock(h.clock.Now)
 	h.sched.PlantSecrets(h.storeSecrets)
 	h.fifo.reset()
@@ -353,6 +370,7 @@ func (h *Host) start() error {
 	h.starts++
 	h.stats.HostStarts = h.starts
 	h.alarmRule = scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts}
+	h.oracleSettled = h.alarmRule
 	h.handed = nil
 	h.redo, h.redoSet = nil, false
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))

@@ -9,9 +9,6 @@ import (
 	"github.com/syncsim/syncsim/scheduler"
 )
 
-// maxTickWaits bounds the decisions a tick lets go by before time jumps.
-const maxTickWaits = 24
-
 // maxAlarmRounds bounds how often the alarm may fire at one instant: a host
 // that re-arms at the instant it just handled is livelocked in virtual time.
 const maxAlarmRounds = 64
@@ -94,6 +91,9 @@ func (h *Host) settle() error {
 	if err != nil {
 		return err
 	}
+	// The oracle settles what the host really handed over, whatever rule
+	// the host itself follows (the planted one below overrides it).
+	h.oracleSettled = h.oracleSettled.Settle(h.handed, after)
 	handed := h.handed
 	if h.cfg.Alarm == AlarmHandledTime {
 		// The planted time-based rule: everything stored and due by the
@@ -137,25 +137,17 @@ func (h *Host) syncOwnerAlarm() {
 }
 
 // SpawnTick starts an actor that moves virtual time forward by d while
-// other operations are in flight: when it runs (at a point the interleaving
-// stream picks), time jumps, and if the alarm falls inside the jump the host
+// other operations are in flight: when it runs (at a point the strategy
+// picks; under PCT, wherever its priority or a change point puts it), time
+// jumps, and if the alarm falls inside the jump the host
 // hands every due backend to a new alarm actor at once, so an alarm-driven
 // retry races whatever else this step runs (a command's post-pull, another
 // retry). The alarm is re-armed when the step ends.
 func (h *Host) SpawnTick(d time.Duration) {
 	name := "#" + itoa(h.opSeq+1) + ".tick"
 	h.opSeq++
-	// Under a uniform choice at every blocking point a fresh actor runs
-	// almost at once, so time would nearly always jump before the others had
-	// done anything. The tick first lets a drawn number of decisions go by,
-	// which spreads the jump over the whole group: before a command's push,
-	// between its pull and its store write, after everything.
-	wait := h.tickWaits.IntN(maxTickWaits + 1)
-	h.event(name, "start", "op=tick", "d="+d.String(), "wait="+itoa(wait))
+	h.event(name, "start", "op=tick", "d="+d.String())
 	h.rt.Go(name, func() {
-		for range wait {
-			h.rt.Block("tick-wait")
-		}
 		end := h.clock.Now().Add(d)
 		if h.alarmSet && !h.alarm.After(end) {
 			at := h.alarm

@@ -97,18 +97,21 @@ func (h *Host) checkState() *Violation {
 	} else {
 		h.syncOwnerAlarm()
 	}
-	// The alarm must never be later than the earliest live intent the host
-	// has not settled. The bound is re-derived here from the model's table;
-	// only the settled set (which intents the host handed over and found
-	// unchanged) is the host's own. With a coarser TimePrecision the two
-	// tables agree only up to it, and the host settles what the store
-	// holds, so the bound comes from the store's table instead.
+	// The alarm must never be later than the earliest live intent that was
+	// not handed over and left unchanged. The bound is re-derived here from
+	// the model's table and from the hand-overs the host made (never from
+	// the host's own settled set: a host rule that settles an intent it did
+	// not hand over, as the planted time-based one does, is caught at the
+	// step that strands the intent rather than at the end of the run). With
+	// a coarser TimePrecision the two tables agree only up to it, and the
+	// host hands over what the store holds, so the bound comes from the
+	// store's table instead.
 	bound := want
 	if h.cfg.TimePrecision > 0 {
 		bound = intents
 	}
 	for _, in := range bound {
-		if in.Attempt > h.opts.MaxAttempts || h.alarmRule.IsSettled(in) {
+		if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.IsSettled(in) {
 			continue
 		}
 		if !h.alarmSet || h.alarm.After(in.NotBefore) {

@@ -69,11 +69,6 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 		command = "stage " + strconv.Itoa(writes)
 		details = append(details, "staged=true")
 	}
-	if code := exitCode(h.cfg.Seed, name); code != 0 {
-		command += "; exit " + strconv.Itoa(code)
-		details = append(details, "exit="+strconv.Itoa(code))
-	}
-	h.event(name, "start", details...)
 	ws := h.ws
 	ctx := h.opContext(name)
 	h.rt.Go(name, func() {
@@ -81,6 +76,11 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: h.names[b], Sync: mode})
 		h.done = append(h.done, *f)
 	})
+	if code := exitCode(h.cfg.Seed, h.nextRunKey()+"/"+h.rt.LocalName(name)); code != 0 {
+		command += "; exit " + strconv.Itoa(code)
+		details = append(details, "exit="+strconv.Itoa(code))
+	}
+	h.event(name, "start", details...)
 }
 
 // SpawnRetry starts an explicit RetryPendingSync on backend b.
@@ -552,11 +552,12 @@ func (h *Host) PlantIntent(b int, attempt int, stale bool) *Violation {
 }
 
 // exitCode is the status an exec's command ends with, drawn from a stream
-// of its own per actor (so it moves no other draw): mostly 0, sometimes
+// of its own per actor (key: its Run and local name, so it moves no other
+// draw and no other operation moves it): mostly 0, sometimes
 // any other code, so that an exec reporting the wrong one is caught
 // (property exit-code).
-func exitCode(seed uint64, actor string) int {
-	r := Stream(seed, "exit/"+actor)
+func exitCode(seed uint64, key string) int {
+	r := Stream(seed, "exit/"+key)
 	if r.IntN(4) != 0 {
 		return 0
 	}

@@ -24,10 +24,15 @@ func FaultsLabel(backend string) string { return "faults/" + backend }
 // A *rand.Rand is not safe for concurrent use; under the actor runtime only
 // one goroutine runs at a time, which is all it needs.
 func Stream(seed uint64, label string) *rand.Rand {
+	return rand.New(streamSource(seed, label))
+}
+
+// streamSource is the PCG source behind Stream(seed, label).
+func streamSource(seed uint64, label string) *rand.PCG {
 	state := seed ^ splitMix64(fnv1a64(label))
 	hi := splitMixNext(&state)
 	lo := splitMixNext(&state)
-	return rand.New(rand.NewPCG(hi, lo))
+	return rand.NewPCG(hi, lo)
 }
 
 // fnv1a64 is FNV-1a, 64 bit; written out because hash/fnv allocates and its

@@ -63,6 +63,8 @@ func TestWatchReportsAHangAndAbandonUnwinds(t *testing.T) {
 		defer mu.Unlock()
 		g.Open()
 	})
+	// a must take the lock first, whatever the seed's strategy draws.
+	h.SetSchedule([]string{"a.b0", "b.b0"})
 	start := time.Now()
 	finished := Watch(200*time.Millisecond, h.Progress, func() { h.Step() })
 	if finished {

@@ -22,6 +22,9 @@ func cmdBench(e env, args []string) int {
 	jsonOut := fs.Bool("json", false, "write one JSON object on stdout")
 	seeds := fs.Int("seeds", 0, "seeds of the large memory sweep; the small one runs a tenth (0: 100000, 20000 with -quick)")
 	quick := fs.Bool("quick", false, "smaller samples everywhere: a first look in a few seconds")
+	strategies := fs.Bool("strategies", false, "instead: bugs found per CPU minute for every planted bug under uniform, pct and mix (-seeds per bug and strategy, default 2000; -bug one bug)")
+	first := fs.Uint64("seed", 1, "with -strategies: first seed of the range")
+	bug := fs.String("bug", "", "with -strategies: only this planted bug")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailure(e, "bench", fs, err)
@@ -31,6 +34,9 @@ func cmdBench(e env, args []string) int {
 	}
 	if *seeds < 0 || *seeds > maxBenchSeeds {
 		return usageError(e, "bench", fmt.Sprintf("invalid value %d for flag -seeds: want 0..%d", *seeds, maxBenchSeeds))
+	}
+	if *strategies {
+		return benchStrategies(e, *seeds, *first, *bug, *jsonOut)
 	}
 	r, err := scenarios.Bench(scenarios.BenchOptions{
 		Seeds: *seeds, Quick: *quick,
@@ -199,4 +205,56 @@ func orUnknown(s string) string {
 		return "CPU model unknown"
 	}
 	return s
+}
+
+// benchStrategies is `syncsim bench -strategies`.
+func benchStrategies(e env, seeds int, first uint64, bug string, jsonOut bool) int {
+	var bugs []scenarios.Bug
+	if bug != "" {
+		b, ok := scenarios.BugByName(bug)
+		if !ok {
+			return usageError(e, "bench", fmt.Sprintf("unknown bug %q for flag -bug (see syncsim bugs)", bug))
+		}
+		bugs = []scenarios.Bug{b}
+	}
+	figs, err := scenarios.BenchStrategies(scenarios.StrategyBenchOptions{
+		Seeds: seeds, FirstSeed: first, Bugs: bugs,
+		Progress: func(b string) { fmt.Fprintf(e.stderr, "syncsim bench: strategies for %s\n", b) },
+	})
+	if err != nil {
+		return inputError(e, "bench", err)
+	}
+	if jsonOut {
+		type fig struct {
+			Bug               string  `json:"bug"`
+			Strategy          string  `json:"strategy"`
+			Seeds             int     `json:"seeds"`
+			Found             int     `json:"found"`
+			FirstFound        int     `json:"first_found"`
+			CPUSeconds        float64 `json:"cpu_seconds"`
+			FoundPerCPUMinute float64 `json:"found_per_cpu_minute"`
+		}
+		out := struct {
+			Machine machineJSON `json:"machine"`
+			Figures []fig       `json:"figures"`
+		}{Machine: thisMachine(), Figures: []fig{}}
+		for _, f := range figs {
+			out.Figures = append(out.Figures, fig{f.Bug, f.Strategy, f.Seeds, f.Found, f.FirstFound, f.CPU.Seconds(), f.FoundPerCPUMinute})
+		}
+		if err := writeJSON(e.stdout, out); err != nil {
+			return inputError(e, "bench", err)
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "BUG\tSTRATEGY\tFOUND\tSEEDS\tFIRST\tCPU\tFOUND/CPU-MIN")
+	for _, f := range figs {
+		firstCell := "-"
+		if f.FirstFound > 0 {
+			firstCell = fmt.Sprint(f.FirstFound)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%.1fs\t%.1f\n", f.Bug, f.Strategy, f.Found, f.Seeds, firstCell, f.CPU.Seconds(), f.FoundPerCPUMinute)
+	}
+	tw.Flush()
+	return exitOK
 }

@@ -69,6 +69,9 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		{"nothing to replay", []string{"replay"}},
 		{"not both", []string{"replay", missing, "-seed", "1"}},
 		{"-steps", []string{"replay", missing, "-steps", "3"}},
+		{"-strategy", []string{"run", "-strategy", "dfs"}},
+		{"-windows", []string{"hunt", "-windows", "0"}},
+		{`"nope"`, []string{"bench", "-strategies", "-bug", "nope"}},
 	} {
 		wantUsageError(t, tc.culprit, tc.args...)
 	}
@@ -392,6 +395,69 @@ func TestHuntFindsABug(t *testing.T) {
 	// A budget too small to find it exits 1.
 	if code, _, _ := syncsim(t, "hunt", "-bug", "no-widen", "-seeds", "1"); code != exitFail {
 		t.Errorf("hunt with one seed for no-widen: exit %d, want 1", code)
+	}
+}
+
+// TestHuntWindows: -windows K hunts K disjoint windows from -seed and
+// reports, per bug, every window's seeds to the first failure, their median
+// and worst, and the windows missed; without -seed the start is random and
+// printed.
+func TestHuntWindows(t *testing.T) {
+	code, out, errs := syncsim(t, "hunt", "-bug", "single-alarm", "-seeds", "50", "-windows", "3", "-seed", "1000", "-json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var j huntJSON
+	decodeOne(t, out, &j)
+	b := j.Bugs[0]
+	if j.Windows != 3 || j.FirstSeed != 1000 || len(b.WindowSeeds) != 3 || b.WindowsMissed != 0 || !b.Found {
+		t.Fatalf("hunt %+v", j)
+	}
+	sorted := slices.Sorted(slices.Values(b.WindowSeeds))
+	if b.MedianSeeds != sorted[1] || b.WorstSeeds != sorted[2] {
+		t.Errorf("median %d worst %d of %v", b.MedianSeeds, b.WorstSeeds, b.WindowSeeds)
+	}
+	// Window 2 starts at 1000+2*50: hunting it alone from there agrees.
+	_, out2, _ := syncsim(t, "hunt", "-bug", "single-alarm", "-seeds", "50", "-seed", "1100", "-json")
+	var one huntJSON
+	decodeOne(t, out2, &one)
+	if one.Bugs[0].SeedsToFirstFailure != b.WindowSeeds[2] {
+		t.Errorf("window 3 found it after %d seeds, a hunt from its start after %d", b.WindowSeeds[2], one.Bugs[0].SeedsToFirstFailure)
+	}
+	// A window too small to find no-widen is counted as missed.
+	code, out, _ = syncsim(t, "hunt", "-bug", "no-widen", "-seeds", "1", "-windows", "2", "-seed", "1", "-json")
+	decodeOne(t, out, &j)
+	if code != exitFail || j.Bugs[0].WindowsMissed != 2 || j.Bugs[0].WorstSeeds != 2 {
+		t.Errorf("exit %d, %+v", code, j.Bugs[0])
+	}
+	_, text, _ := syncsim(t, "hunt", "-bug", "single-alarm", "-seeds", "20", "-windows", "2")
+	if !strings.Contains(text, "random seed") || !strings.Contains(text, "repeat with -seed") {
+		t.Errorf("a hunt without -seed does not print its random start:\n%s", text)
+	}
+}
+
+// TestReplayRecordsSchedules: replay -record writes a file whose groups
+// carry the schedules they ran under, and that file replays the same trace.
+func TestReplayRecordsSchedules(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec.txt")
+	code, out, errs := syncsim(t, "replay", "-seed", "6", "-json", "-record", rec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var a replayJSON
+	decodeOne(t, out, &a)
+	raw, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "\n  schedule ") {
+		t.Fatalf("no schedule recorded:\n%s", raw)
+	}
+	_, out, _ = syncsim(t, "replay", rec, "-json")
+	var b replayJSON
+	decodeOne(t, out, &b)
+	if a.Cases[0].TraceHash != b.Cases[0].TraceHash {
+		t.Errorf("the recorded file replays to %s, the seed to %s", b.Cases[0].TraceHash, a.Cases[0].TraceHash)
 	}
 }
 

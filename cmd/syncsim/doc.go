@@ -9,8 +9,10 @@ Usage:
 	syncsim replay FILE | -seed S [flags]    one run with its full trace
 	syncsim shrink FILE | -seed S [-o OUT]   shrink a failure to a short file
 	syncsim explain FILE | -seed S -html OUT.html
-	syncsim hunt [-bug NAME|all] [-seeds N]  find and shrink the planted bugs
+	syncsim hunt [-bug NAME|all] [-seeds N] [-windows K -seed S]
+	                                         find and shrink the planted bugs
 	syncsim merge [-json] SHARD.json...      combine the shards of one sweep
+	syncsim bench [-quick] | -strategies     measure the harness, or the strategies
 	syncsim bugs                             the planted-bug catalogue
 	syncsim help [SUBCOMMAND]                help; also -h on any subcommand
 
@@ -45,9 +47,14 @@ repeats every one of them that differs from the default.
 	                   (default) or sqlite, reopened and checked at every
 	                   host restart
 	-bug NAME          switch on a planted bug (see syncsim bugs)
+	-strategy NAME     how each seed's scheduling strategy is chosen:
+	                   uniform (a uniform walk), pct (probabilistic
+	                   concurrency testing, depth drawn 1..3) or mix (the
+	                   default: one seed in eight uniform, the rest PCT).
+	                   The trace header names the seed's strategy.
 
 With a scenario FILE (replay, shrink, explain) the file carries its own
-config: -steps, -backends, -scheduler and -local are rejected, and -bug replaces the
+config: -steps, -backends, -scheduler, -local and -strategy are rejected, and -bug replaces the
 file's bug (replay then does not compare the file's expectation, which was
 written for the file's own bug).
 
@@ -140,8 +147,8 @@ seeds (complete: false; a stderr line per such shard), else 0.
 
 # syncsim replay
 
-	syncsim replay FILE
-	syncsim replay -seed S [-steps N -backends K -scheduler X -bug B]
+	syncsim replay FILE [-record OUT]
+	syncsim replay -seed S [-steps N -backends K -scheduler X -bug B] [-record OUT]
 
 Runs once with the full trace and prints it on stdout; the last line is
 "trace-hash <hex> lines=<n>", the same on every run. The verdict goes to
@@ -150,7 +157,9 @@ expected block under its "----" line: exit 1 with a (-want +got) diff when
 they differ, exit 0 when they match (a file may expect a violation). A case
 without an expected block, and -seed, exit 1 when a property fails. -json
 prints {cases: [{pos, seed, trace_hash, violation, expectation_met, diff,
-trace}], failed}.
+trace}], failed}. -record OUT also writes the scenario to OUT with every
+group's schedule as it ran ("schedule exec.b0*8 tick"): a file that replays
+this very run whatever the seed's strategy.
 
 # syncsim shrink
 
@@ -178,15 +187,34 @@ either way; the exit code is replay -seed's: 1 when a property was violated,
 
 # syncsim hunt
 
-	syncsim hunt [-bug NAME|all] [-seeds N] [-workers W] [-save DIR] [-json]
+	syncsim hunt [-bug NAME|all] [-seeds N] [-windows K] [-seed S]
+	             [-strategy X] [-workers W] [-save DIR] [-json]
 
-For each planted bug (default all), sweeps seeds 1..N (default 2000) until
-the first failure, shrinks it and reports found, seeds_to_first_failure,
-property, steps_before, steps_after, shrink_seconds and, with -save, the
-file. Exit 1 when any bug is not found within N seeds. -json prints {seeds,
-found, total, wall_seconds, bugs: [{bug, class, found,
-seeds_to_first_failure, seeds_run, property, detail, steps_before,
-steps_after, shrink_seconds, shrink_runs, file, replay, wall_seconds}]}.
+For each planted bug (default all), sweeps each of K disjoint windows of N
+seeds (default one window of 2000) until its first failure: window w runs
+seeds S+w*N onwards. S defaults to 1 with one window; with more and no
+-seed it is drawn at random and printed with the line that repeats the hunt.
+The first failure found is shrunk. With one window the table reports found,
+seeds to the first failure, property, steps before and after, shrink time
+and, with -save, the file; with several, per bug the median and worst seeds
+to the first failure over the windows (a miss counts as N+1), the windows
+missed and every window's figure. Exit 1 when any bug is missed in any
+window. -json prints {seeds, windows, first_seed, strategy, found, total,
+wall_seconds, bugs: [{bug, class, found, seeds_to_first_failure,
+window_seeds, median_seeds, worst_seeds, windows_missed, seeds_run,
+property, detail, steps_before, steps_after, shrink_seconds, shrink_runs,
+file, replay, wall_seconds}]} (found: in every window).
+
+# syncsim bench
+
+	syncsim bench [-quick] [-seeds N] [-json]
+	syncsim bench -strategies [-seeds N] [-seed S] [-bug B] [-json]
+
+Measures the harness against its targets (see the README). With
+-strategies it instead runs N seeds (default 2000) from S for every planted
+bug (or B) under each of uniform, pct and mix and reports, per bug and
+strategy, the failing seeds, the first, the CPU time and bugs found per CPU
+minute (a failing seed counts as one find).
 
 # syncsim bugs
 

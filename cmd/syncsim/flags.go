@@ -81,6 +81,7 @@ type shapeFlags struct {
 	// watchdog is not part of the scenario: how long a run may make no
 	// progress before it is reported as property hang.
 	watchdog time.Duration
+	strategy string
 }
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
@@ -91,6 +92,7 @@ func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
 	fs.IntVar(&f.sqliteShare, "sqlite-share", scenarios.DefaultConfig.SQLiteShare, "1 seed in N runs each memory store (-scheduler, -local) on SQLite instead; 0 never")
 	fs.DurationVar(&f.watchdog, "watchdog", sim.DefaultWatchdog, "wall time a run may make no progress before it is reported as property hang")
+	fs.StringVar(&f.strategy, "strategy", sim.StrategyMix, "scheduling strategy per seed: uniform, pct or mix")
 }
 
 // config checks the values and returns the scenario config they describe.
@@ -119,7 +121,13 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 	if f.sqliteShare < 0 {
 		return c, fmt.Errorf("invalid value %d for flag -sqlite-share: want 0 (never) or more", f.sqliteShare)
 	}
+	if _, err := sim.DrawStrategy(f.strategy, 0); err != nil {
+		return c, fmt.Errorf("invalid value %q for flag -strategy: want uniform, pct or mix", f.strategy)
+	}
 	c.Steps, c.Backends, c.Scheduler, c.Bug, c.SQLiteShare = f.steps, f.backends, f.scheduler, f.bug, f.sqliteShare
+	if f.strategy != sim.StrategyMix {
+		c.Strategy = f.strategy
+	}
 	if f.local == "sqlite" {
 		c.LocalStore = f.local
 	}
@@ -139,6 +147,9 @@ func replayLine(seed uint64, c scenarios.Config) string {
 	}
 	if c.LocalStore != "" {
 		b.WriteString(" -local " + c.LocalStore)
+	}
+	if c.Strategy != "" {
+		b.WriteString(" -strategy " + c.Strategy)
 	}
 	return b.String()
 }

@@ -19,7 +19,7 @@ func TestRunReportsHangs(t *testing.T) {
 	} {
 		t.Run(tc.bug, func(t *testing.T) {
 			start := time.Now()
-			code, out, errs := syncsim(t, "run", "-bug", tc.bug, "-seed", "1", "-seeds", "20", "-workers", "1",
+			code, out, errs := syncsim(t, "run", "-bug", tc.bug, "-seed", "1", "-seeds", "60", "-workers", "1",
 				"-max-failures", "2", "-watchdog", "2s")
 			took := time.Since(start)
 			if code != exitFail {

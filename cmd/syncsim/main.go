@@ -53,9 +53,9 @@ func init() {
 		{"replay", "replay [flags] FILE\n       syncsim replay -seed S [flags]", "run one scenario file or seed with its full trace", cmdReplay},
 		{"shrink", "shrink [flags] FILE [-o OUT]\n       syncsim shrink -seed S [flags] [-o OUT]", "shrink a failing scenario to a short file", cmdShrink},
 		{"explain", "explain [flags] FILE -html OUT.html\n       syncsim explain -seed S [flags] -html OUT.html", "render a scenario's run as a self-contained HTML timeline", cmdExplain},
-		{"hunt", "hunt [-bug NAME|all] [-seeds N] [flags]", "find, shrink and time every planted bug", cmdHunt},
+		{"hunt", "hunt [-bug NAME|all] [-seeds N] [-windows K] [-seed S] [flags]", "find, shrink and time every planted bug, in one or K seed windows", cmdHunt},
 		{"merge", "merge [-json] SHARD.json...", "combine the -json summaries of the shards of one sweep", cmdMerge},
-		{"bench", "bench [-json] [-seeds N] [-quick]", "measure the harness's speed, overhead and memory on this machine", cmdBench},
+		{"bench", "bench [-json] [-seeds N] [-quick]\n       syncsim bench -strategies [-seeds N] [-seed S] [-bug B] [-json]", "measure the harness's speed, overhead and memory on this machine, or bugs found per CPU minute by strategy", cmdBench},
 		{"bugs", "bugs [-json]", "list the planted-bug catalogue (name<TAB>class)", cmdBugs},
 		{"help", "help [SUBCOMMAND]", "show help for syncsim or a subcommand", cmdHelp},
 	}

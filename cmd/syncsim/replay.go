@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,6 +50,7 @@ func cmdReplay(e env, args []string) int {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "replay the scenario `seed` S generates (with the shape flags)")
 	jsonOut := fs.Bool("json", false, "write one JSON object on stdout and nothing else there")
+	record := fs.String("record", "", "also write the scenario to `OUT` with every group's schedule as it ran (a file that replays this run whatever the seed's strategy)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailure(e, "replay", fs, err)
@@ -58,11 +60,13 @@ func cmdReplay(e env, args []string) int {
 		return code
 	}
 	out := replayJSON{Cases: []replayCaseJSON{}}
+	var recorded []string
 	for i, c := range cases {
-		r, err := scenarios.Run(c.scenario, scenarios.RunOptions{Watchdog: shape.watchdog})
+		r, err := scenarios.Run(c.scenario, scenarios.RunOptions{Watchdog: shape.watchdog, RecordSchedules: *record != ""})
 		if err != nil {
 			return inputError(e, "replay", fmt.Errorf("%s: %w", c.pos, err))
 		}
+		recorded = append(recorded, scenarios.Format(r.Recorded))
 		j := replayCaseJSON{Pos: c.pos, Seed: c.scenario.Seed, TraceHash: r.Hash, Trace: r.Trace.Lines()}
 		if v := r.Violation; v != nil {
 			j.Violation = &violationJSON{Property: v.Property, Detail: v.Detail, AtSeconds: v.At.Seconds()}
@@ -98,6 +102,12 @@ func cmdReplay(e env, args []string) int {
 			return inputError(e, "replay", err)
 		}
 	}
+	if *record != "" {
+		// Cases of one file are separated by an empty expectation.
+		if err := os.WriteFile(*record, []byte(strings.Join(recorded, "----\n\n")), 0o644); err != nil {
+			return inputError(e, "replay", err)
+		}
+	}
 	if out.Failed > 0 {
 		return exitFail
 	}
@@ -113,7 +123,7 @@ func replayCases(e env, sub string, fs *flag.FlagSet, shape *shapeFlags, seed se
 	bugSet := false
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "steps", "backends", "scheduler", "local":
+		case "steps", "backends", "scheduler", "local", "strategy":
 			shaped = f.Name
 		case "bug":
 			bugSet = true

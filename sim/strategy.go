@@ -1,0 +1,238 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// Strategy decides who runs at each choice point of the actor runtime: a
+// scheduling decision with more than one runnable actor (a decision with one
+// is forced and never reaches it). Strategies are small interchangeable
+// types behind this one interface, as awslabs/shuttle keeps its random, PCT
+// and replay schedulers behind its Scheduler trait.
+//
+// A strategy draws only from the stream Begin hands it: the runtime gives
+// every Run (one step of one operation) a stream of its own, derived from the
+// seed and the operation (see Runtime.Prepare), so that dropping an operation
+// moves no other operation's interleaving.
+type Strategy interface {
+	// Begin starts one Run with that Run's own stream.
+	Begin(rng *rand.Rand)
+	// Pick returns the index in runnable (the runnable actors' local names
+	// in spawn order, at least two) of the actor to run next. running is the
+	// index of the actor that is yielding, -1 when it is not runnable (it
+	// parked, it finished, or the driver starts the Run).
+	Pick(runnable []string, running int) int
+	// String names the strategy and its parameters for the trace header.
+	String() string
+}
+
+// Strategy names, as the command line and scenario files spell them.
+const (
+	StrategyUniform = "uniform"
+	StrategyPCT     = "pct"
+	StrategyMix     = "mix"
+)
+
+// StrategyModes lists the modes DrawStrategy accepts.
+var StrategyModes = []string{StrategyUniform, StrategyPCT, StrategyMix}
+
+// LabelStrategy is the stream a seed's strategy (and PCT's depth) is drawn
+// from: a stream of its own, so choosing a strategy moves nothing else.
+const LabelStrategy = "strategy"
+
+// Uniform is the uniform random walk: every runnable actor is equally
+// likely at every choice point. It explores shallow interleavings well and
+// deep ones (one particular preemption among dozens of points) poorly.
+type Uniform struct{ rng *rand.Rand }
+
+func (u *Uniform) Begin(rng *rand.Rand)              { u.rng = rng }
+func (u *Uniform) Pick(runnable []string, _ int) int { return u.rng.IntN(len(runnable)) }
+func (u *Uniform) String() string                    { return StrategyUniform }
+
+// PCT is probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi
+// and Nagarakatte, ASPLOS 2010). Every actor gets a random priority when it
+// first competes, the highest-priority runnable actor always runs, and at
+// Depth-1 change points, drawn uniformly among the first Steps choice points
+// of the Run, the actor about to run drops below every other. For a program
+// of n actors and k steps, a bug of depth d (d ordering constraints between
+// steps) is found with probability at least 1/(n·k^(d-1)) per run.
+//
+// One Run of the runtime (one step of one operation) is one PCT program: a
+// group of concurrent operations, or the retries of one alarm firing.
+type PCT struct {
+	// Depth is d: Depth-1 priority change points per Run.
+	Depth int
+	// Steps is k, the choice points over which change points are spread.
+	// A Run usually takes fewer; a change point past its end does nothing.
+	Steps int
+
+	rng     *rand.Rand
+	prio    map[string]uint64
+	changes []int // choice-point numbers at which a change happens, any order
+	n       int   // choice points so far in this Run
+	// events: the choice point at which each tick becomes eligible
+	events map[string]int
+}
+
+// PCTSteps is the k a drawn PCT spreads its change points and ticks over.
+// Measured over the generator's groups: 10 choice points at the median, 24
+// at the 90th percentile; a command's intent write, where the time-based
+// alarm race lives, comes 7-11 choice points into a group. A smaller k
+// makes each point likelier (the bound grows as 1/k^(d-1)); points past k
+// are reached only through the priorities.
+const PCTSteps = 12
+
+// maxPCTDepth bounds the depth DrawStrategy draws: races in this system
+// need one or two preemptions, and every extra change point divides the
+// bound by k.
+const maxPCTDepth = 3
+
+func (p *PCT) Begin(rng *rand.Rand) {
+	p.rng, p.n = rng, 0
+	if p.prio == nil {
+		p.prio = map[string]uint64{}
+	}
+	clear(p.prio)
+	if p.events == nil {
+		p.events = map[string]int{}
+	}
+	clear(p.events)
+	p.changes = p.changes[:0]
+	for range p.Depth - 1 {
+		p.changes = append(p.changes, 1+rng.IntN(max(p.Steps, 1)))
+	}
+}
+
+// Initial priorities live above every lowered one: change point i lowers
+// its actor to priority Depth-i, below every initial priority.
+const pctInitialFloor = 1 << 32
+
+func (p *PCT) Pick(runnable []string, _ int) int {
+	p.n++
+	best := p.top(runnable)
+	for i, c := range p.changes {
+		if c == p.n {
+			p.prio[runnable[best]] = uint64(p.Depth - 1 - i)
+			best = p.top(runnable)
+		}
+	}
+	return best
+}
+
+// top returns the highest-priority runnable actor, giving a priority to
+// each it meets for the first time (ties, which need equal 63-bit draws,
+// go to the earlier spawned). A tick not yet due is passed over unless
+// nothing else can run.
+func (p *PCT) top(runnable []string) int {
+	best, bestPrio := -1, uint64(0)
+	for i, name := range runnable {
+		pr, ok := p.prio[name]
+		if !ok {
+			pr = pctInitialFloor + p.rng.Uint64()>>1
+			if IsEvent(name) {
+				p.events[name] = p.n + p.rng.IntN(max(p.Steps, 1))
+			}
+			p.prio[name] = pr
+		}
+		if at, ok := p.events[name]; ok {
+			if at > p.n {
+				continue
+			}
+			pr = ^uint64(0) // due: time moves now
+		}
+		if best < 0 || pr > bestPrio {
+			best, bestPrio = i, pr
+		}
+	}
+	if best < 0 {
+		return 0 // only ticks not yet due: the earliest goes
+	}
+	return best
+}
+
+// IsEvent reports whether a local actor name is an event rather than a
+// thread of the system: a tick (time moving while operations are in
+// flight). PCT does not give an event a priority among threads; it places
+// it at a choice point drawn uniformly among the next Steps, as it places a
+// change point, so a time jump lands anywhere in a group: before a
+// command's push, between its intent and its store write, after everything.
+func IsEvent(local string) bool {
+	return local == TickActor || strings.HasPrefix(local, TickActor+"/")
+}
+
+// TickActor is the local name of the actor that moves time inside a group
+// (sim.Host.SpawnTick).
+const TickActor = "tick"
+
+func (p *PCT) String() string {
+	return StrategyPCT + " d=" + strconv.Itoa(p.Depth) + " k=" + strconv.Itoa(p.Steps)
+}
+
+// DrawStrategy returns seed's strategy under mode: uniform, pct (depth drawn
+// from 1..3) or mix (one seed in eight uniform, the rest PCT). The draws
+// come from the seed's LabelStrategy stream only.
+//
+// Why this mix (syncsim bench -strategies, 4,000 seeds per figure): the
+// time-based alarm race is found by PCT (29-38 seeds per 4,000 by depth) and
+// almost never by the uniform walk (2), which places a tick at the first
+// choice point half the time; two overlapping mutations of one backend
+// (fifo-overlap) are found most by the uniform walk (540 against 61-259),
+// which switches at every point. A few uniform seeds keep that strength.
+func DrawStrategy(mode string, seed uint64) (Strategy, error) {
+	r := Stream(seed, LabelStrategy)
+	switch mode {
+	case StrategyUniform:
+		return &Uniform{}, nil
+	case StrategyPCT:
+		return &PCT{Depth: drawDepth(r), Steps: PCTSteps}, nil
+	case StrategyMix, "":
+		if r.IntN(8) == 0 {
+			return &Uniform{}, nil
+		}
+		return &PCT{Depth: drawDepth(r), Steps: PCTSteps}, nil
+	}
+	return nil, fmt.Errorf("unknown strategy %q (want uniform, pct or mix)", mode)
+}
+
+// drawDepth draws PCT's d: 1 (no preemption: a random run-to-completion
+// order, ticks placed at random; the best at the alarm race) and 2 (one
+// preemption) three times in eight each, 3 twice in eight.
+func drawDepth(r *rand.Rand) int {
+	switch n := r.IntN(8); {
+	case n < 3:
+		return 1
+	case n < 6:
+		return 2
+	}
+	return maxPCTDepth
+}
+
+// replay follows a written schedule: at choice point i it runs the actor
+// named by the schedule's entry i. When that actor is not runnable (the
+// scenario changed under the schedule) or the schedule is used up, it runs
+// the yielding actor if it can and else the earliest spawned: a rule that
+// needs no random draw, so a written schedule replays whatever the seed.
+type replay struct {
+	names []string
+	i     int
+}
+
+func (s *replay) Begin(*rand.Rand) {}
+
+func (s *replay) Pick(runnable []string, running int) int {
+	if s.i < len(s.names) {
+		want := s.names[s.i]
+		s.i++
+		for j, n := range runnable {
+			if n == want {
+				return j
+			}
+		}
+	}
+	return max(running, 0)
+}
+
+func (s *replay) String() string { return "replay" }
