@@ -191,6 +191,8 @@ type Host struct {
 	fifo         fifoLedger         // per-backend read-then-write sections
 	truncs       truncationWatch    // lost logs the host could not see
 	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
+	lastPushed   []scheduler.Cursor // per backend: the remote\'s applied-push cursor then
+	viewStarts   int                // the host start checkLocalViews last saw
 	secrets      []*faults.Secrets  // every planter, containers first
 	storeSecrets *faults.Secrets    // the intent store's, across host starts
 

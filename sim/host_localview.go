@@ -30,10 +30,18 @@ import (
 // legitimately reset, and a new log reuses revisions for new content.
 
 // checkLocalViews runs both properties on every surviving backend.
+//
+// NB: the file comparison costs a listing of both sides, so it runs only
+// when one of the two cursors it is about moved since the last check, or
+// the host restarted since (a store reopened must hold what it held):
+// between those, neither side of what it compares can legitimately change.
 func (h *Host) checkLocalViews() *Violation {
 	for len(h.lastFetch) < len(h.containers) {
 		h.lastFetch = append(h.lastFetch, scheduler.Cursor{})
+		h.lastPushed = append(h.lastPushed, scheduler.Cursor{})
 	}
+	restarted := h.viewStarts != h.starts
+	h.viewStarts = h.starts
 	for i, c := range h.containers {
 		if !c.Survived() {
 			continue
@@ -46,12 +54,15 @@ func (h *Host) checkLocalViews() *Violation {
 		if cur.Compare(h.lastFetch[i]) < 0 {
 			return h.fail("cursor-monotone", fmt.Sprintf("backend %s: fetch cursor moved back from %s to %s with the remote's log intact", name, h.lastFetch[i], cur))
 		}
+		moved := cur != h.lastFetch[i]
 		h.lastFetch[i] = cur
 		marks := c.Watermarks()
+		moved = moved || marks.FetchCursor != h.lastPushed[i]
+		h.lastPushed[i] = marks.FetchCursor
 		if cur.Rev > marks.CurrentRev {
 			return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s is past the remote's current revision %d", name, cur, marks.CurrentRev))
 		}
-		if cur.Rev == 0 && marks.FetchCursor.Rev == 0 {
+		if cur.Rev == 0 && marks.FetchCursor.Rev == 0 || !moved && !restarted {
 			continue
 		}
 		local, err := h.store.Files(name)
