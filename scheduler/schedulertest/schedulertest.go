@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,7 +135,9 @@ type checker struct {
 	opts Options
 	errs []error
 	// truncatedTo is the coarsest precision some NotBefore that came back
-	// wrong matched once truncated to it, for a hint (0: none).
+	// wrong matched once truncated to it, for a hint (0: none). same runs
+	// on the concurrent check's workers too, so it is guarded by hintMu.
+	hintMu      sync.Mutex
 	truncatedTo time.Duration
 }
 
@@ -188,7 +191,9 @@ func (c *checker) same(want, got scheduler.Intent) bool {
 		w := want
 		w.NotBefore = w.NotBefore.Truncate(p)
 		if p > c.opts.TimePrecision && w.Equal(got) {
+			c.hintMu.Lock()
 			c.truncatedTo = max(c.truncatedTo, p)
+			c.hintMu.Unlock()
 			break
 		}
 	}
