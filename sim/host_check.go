@@ -257,10 +257,7 @@ func (h *Host) Liveness() *Violation {
 // in. Files the old log made may linger locally (a deletion lost with the
 // log is never replayed), and host-side files are liveness-push's.
 func (h *Host) checkConverged(name string, local, remote []workspace.File) *Violation {
-	have := make(map[string][]byte, len(local))
-	for _, f := range local {
-		have[f.Path] = f.Content
-	}
+	have := contentByPath(local)
 	for _, f := range remote {
 		if strings.HasPrefix(f.Path, hostPrefix) {
 			continue

@@ -69,10 +69,7 @@ func (h *Host) checkLocalViews() *Violation {
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", name, err))
 		}
-		content := make(map[string][]byte, len(local))
-		for _, f := range local {
-			content[f.Path] = f.Content
-		}
+		content := contentByPath(local)
 		remote := c.Files()
 		if v := h.checkPushedApplied(name, marks.FetchCursor, local, remote); v != nil {
 			return v
@@ -101,10 +98,7 @@ func (h *Host) checkPushedApplied(name string, pushed scheduler.Cursor, local, r
 	if pushed.Rev == 0 {
 		return nil
 	}
-	onRemote := make(map[string][]byte, len(remote))
-	for _, f := range remote {
-		onRemote[f.Path] = f.Content
-	}
+	onRemote := contentByPath(remote)
 	for _, f := range hostWritten(local) {
 		if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(pushed) > 0 {
 			continue

@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"fmt"
+	"github.com/syncsim/syncsim/workspace"
 	"slices"
 )
 
@@ -56,10 +57,7 @@ func (h *Host) checkAckedWrites() *Violation {
 		}
 		// Not a binary search: the order is the store's promise, and a
 		// plugged-in store that breaks it must not read as a lost write.
-		content := make(map[string][]byte, len(files))
-		for _, f := range files {
-			content[f.Path] = f.Content
-		}
+		content := contentByPath(files)
 		for _, p := range paths {
 			got, found := content[p]
 			if !found {
@@ -72,4 +70,15 @@ func (h *Host) checkAckedWrites() *Violation {
 		}
 	}
 	return nil
+}
+
+// contentByPath indexes files by path: a map, not a binary search, because
+// sorted order is a store's promise and a store that breaks it must not
+// read as one that lost a file.
+func contentByPath(files []workspace.File) map[string][]byte {
+	out := make(map[string][]byte, len(files))
+	for _, f := range files {
+		out[f.Path] = f.Content
+	}
+	return out
 }
