@@ -258,6 +258,11 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 		sender = *req.SenderCursor
 	}
 	call.Sender, call.Changes = sender, len(req.Changes)
+	for _, ch := range req.Changes {
+		if !ch.Deleted {
+			call.PushBytes += int64(len(ch.Content))
+		}
+	}
 	if err := cn.usableLocked(ctx); err != nil {
 		return workspace.PushResult{}, cn.failLocked(call, err, NoFault)
 	}

@@ -54,6 +54,9 @@ type Call struct {
 	Command string            // exec
 	Sender  scheduler.Cursor  // push: the sender cursor (defaulted)
 	Changes int               // push: changes sent
+	// PushBytes is the content size of the changes sent (deletes count
+	// 0): what a push byte budget counts (SPEC 6.5). Not printed.
+	PushBytes int64
 
 	// Outputs.
 	CurrentCursor     scheduler.Cursor // fetch

@@ -44,8 +44,9 @@
 //	11.7  fetch cursor monotone but resets    cursor-monotone         record + local store, on logs that held
 //	11.8  complete only at the target         complete-at-target      record (the fetch's snapshot) +
 //	                                                                  local store
-//	11.9  same-backend mutations never        fifo                    record (store calls in order)
-//	      overlap
+//	11.9  same-backend mutations never        fifo                    record (store calls in order;
+//	      overlap                                                     runtime calls: no fetch or push
+//	                                                                  inside another actor's stream)
 //	11.10 at most 2 connection attempts per   connect-bound           record (connects by actor)
 //	      sync operation
 //	11.11 deferred exec never pulls, always   defer-never-pulls,      record; predicted
@@ -55,6 +56,7 @@
 // Beyond section 11: fetch-through (SPEC 6.4 step 2: a retry's fetch is
 // bounded by the intent's target, predicted from the model's table), applied (Applied bounded by the entries served, and
 // at least the first-served ones), batch-budget (SPEC 6.4 entry budget),
+// push-budget and push-count (SPEC 6.5 push batches, read from the record),
 // pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
 // the cursor never covers an entry the local store lacks), host-write (an
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a

@@ -192,7 +192,7 @@ func (d *directRunner) start() error {
 	}
 	ws, err := workspace.New(workspace.Options{
 		Backends: backends, Clock: d.clk, Scheduler: sched, Retry: d.s.Config.Retry,
-		Store: d.store, Mutant: mutant,
+		Store: d.store, Mutant: mutant, PushBatch: d.s.Config.pushBudget(),
 	})
 	if err != nil {
 		return fmt.Errorf("scenarios: direct runner: %w", err)

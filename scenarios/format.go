@@ -11,7 +11,7 @@ import (
 // corpus files are golden files that `go test -rewrite` regenerates.
 //
 //	# free comment lines
-//	run seed=42 backends=2 scheduler=memory local=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0 max-bytes=0 strategy=mix
+//	run seed=42 backends=2 scheduler=memory local=memory bug=none initial=1s max=1m0s attempts=5 max-entries=0 max-bytes=0 push-entries=0 push-bytes=0 strategy=mix
 //	profile crash=0.1 transport-connect=0.05
 //	exec b0 wait writes=2
 //	group
@@ -26,7 +26,8 @@ import (
 // The directive line carries the Config and the seed, every key always
 // printed (bug=none is the correct code; initial, max and attempts of 0
 // take the workspace defaults; max-entries=0 and max-bytes=0 are the default
-// batch budget; strategy=mix is the default and may be left out, as older
+// batch budget, push-entries=0 and push-bytes=0 the default push batch
+// (older files without them mean that too); strategy=mix is the default and may be left out, as older
 // files do). A group may end with a schedule line (schedule.go).
 // Config.Steps is a generator knob, not part of a scenario: it is not
 // printed and Parse sets it to the number of top-level ops. The first input
@@ -48,20 +49,22 @@ const bugNone = "none"
 
 // Directive keys, in the order Format prints them.
 const (
-	keySeed       = "seed"
-	keyBackends   = "backends"
-	keyScheduler  = "scheduler"
-	keyLocal      = "local"
-	keyBug        = "bug"
-	keyInitial    = "initial"
-	keyMax        = "max"
-	keyAttempts   = "attempts"
-	keyMaxEntries = "max-entries"
-	keyMaxBytes   = "max-bytes"
-	keyStrategy   = "strategy"
+	keySeed        = "seed"
+	keyBackends    = "backends"
+	keyScheduler   = "scheduler"
+	keyLocal       = "local"
+	keyBug         = "bug"
+	keyInitial     = "initial"
+	keyMax         = "max"
+	keyAttempts    = "attempts"
+	keyMaxEntries  = "max-entries"
+	keyMaxBytes    = "max-bytes"
+	keyPushEntries = "push-entries"
+	keyPushBytes   = "push-bytes"
+	keyStrategy    = "strategy"
 )
 
-var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes, keyStrategy}
+var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes, keyPushEntries, keyPushBytes, keyStrategy}
 
 // Format prints s in the scenario language: the directive line, the
 // profile line and one line per op (a group spans several lines), each
@@ -88,17 +91,19 @@ func FormatDirective(s Scenario) string {
 		bug = bugNone
 	}
 	vals := map[string]string{
-		keySeed:       strconv.FormatUint(s.Seed, 10),
-		keyBackends:   strconv.Itoa(c.Backends),
-		keyScheduler:  c.Scheduler,
-		keyLocal:      localName(c.LocalStore),
-		keyBug:        bug,
-		keyInitial:    c.Retry.InitialDelay.String(),
-		keyMax:        c.Retry.MaxDelay.String(),
-		keyAttempts:   strconv.Itoa(c.Retry.MaxAttempts),
-		keyMaxEntries: strconv.Itoa(c.MaxEntries),
-		keyMaxBytes:   strconv.FormatInt(c.MaxBytes, 10),
-		keyStrategy:   strategyName(c.Strategy),
+		keySeed:        strconv.FormatUint(s.Seed, 10),
+		keyBackends:    strconv.Itoa(c.Backends),
+		keyScheduler:   c.Scheduler,
+		keyLocal:       localName(c.LocalStore),
+		keyBug:         bug,
+		keyInitial:     c.Retry.InitialDelay.String(),
+		keyMax:         c.Retry.MaxDelay.String(),
+		keyAttempts:    strconv.Itoa(c.Retry.MaxAttempts),
+		keyMaxEntries:  strconv.Itoa(c.MaxEntries),
+		keyMaxBytes:    strconv.FormatInt(c.MaxBytes, 10),
+		keyPushEntries: strconv.Itoa(c.PushEntries),
+		keyPushBytes:   strconv.FormatInt(c.PushBytes, 10),
+		keyStrategy:    strategyName(c.Strategy),
 	}
 	parts := []string{runDirective}
 	for _, k := range directiveKeys {

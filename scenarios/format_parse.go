@@ -347,6 +347,12 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 		var n int
 		n, err = intIn(v, 0, int(^uint(0)>>1))
 		c.MaxBytes = int64(n)
+	case keyPushEntries:
+		c.PushEntries, err = intIn(v, 0, int(^uint(0)>>1))
+	case keyPushBytes:
+		var n int
+		n, err = intIn(v, 0, int(^uint(0)>>1))
+		c.PushBytes = int64(n)
 	case keyStrategy:
 		if _, err := sim.DrawStrategy(v, 0); err != nil {
 			return errors.New("unknown strategy (want uniform, pct or mix)")

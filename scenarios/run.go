@@ -159,6 +159,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		Strategy:    strategy,
 	}
 	cfg.Budget = s.Config.budget()
+	cfg.PushBatch = s.Config.pushBudget()
 	cleanup := func() {}
 	cfg.Scheduler = o.Scheduler
 	cfg.LocalStore = o.LocalStore

@@ -33,6 +33,12 @@ type Config struct {
 	// Entries are a few dozen bytes, so the small values FromSeed draws
 	// stop batches by bytes (docs/SPEC.md 6.4, the Go byte-budget rule).
 	MaxBytes int64
+	// PushEntries and PushBytes are the workspace's push batch budget
+	// (workspace.Options.PushBatch; 0: SPEC 6.5's 256 entries and 4 MiB).
+	// FromSeed draws small ones for some seeds, so that pushes of a few
+	// host writes span several batches.
+	PushEntries int
+	PushBytes   int64
 	// SQLiteShare makes FromSeed swap each in-memory store (intent store,
 	// local store) for its SQLite implementation in about 1 seed of
 	// SQLiteShare, each drawn on its own stream; 0 never does. FromSeed
@@ -80,6 +86,21 @@ var maxEntriesChoices = []int{0, 0, 1, 2}
 // so a budget compared with >= instead of > shows.
 var maxBytesChoices = []int64{0, 0, 0, 0, 0, 1, 30, 42, 44, 50}
 
+// pushEntriesChoices and pushBytesChoices: mostly SPEC 6.5's PUSH_BATCH,
+// sometimes a batch of one to three entries. A host write's content is
+// "host /host/N", 13 to 15 bytes: 20 bytes is one entry per batch, 30 two
+// (the first always goes, so 1 byte still progresses).
+var (
+	pushEntriesChoices = []int{0, 0, 0, 1, 2, 3}
+	pushBytesChoices   = []int64{0, 0, 0, 0, 1, 20, 30}
+)
+
+// pushBudget is the workspace's push batch budget (zero fields: the
+// default).
+func (c Config) pushBudget() workspace.PushBudget {
+	return workspace.PushBudget{MaxEntries: c.PushEntries, MaxBytes: c.PushBytes}
+}
+
 // budget is the batch budget a scenario's retries run with (nil: the
 // workspace default).
 func (c Config) budget() *workspace.Budget {
@@ -115,6 +136,12 @@ func FromSeed(seed uint64, c Config) Scenario {
 	if c.MaxBytes == 0 {
 		// Its own stream: the workload is the same whatever the budget.
 		c.MaxBytes = maxBytesChoices[sim.Stream(seed, "budget/bytes").IntN(len(maxBytesChoices))]
+	}
+	if c.PushEntries == 0 {
+		c.PushEntries = pushEntriesChoices[sim.Stream(seed, "budget/push-entries").IntN(len(pushEntriesChoices))]
+	}
+	if c.PushBytes == 0 {
+		c.PushBytes = pushBytesChoices[sim.Stream(seed, "budget/push-bytes").IntN(len(pushBytesChoices))]
 	}
 	c = drawStores(seed, c)
 	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights})

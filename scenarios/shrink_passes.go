@@ -32,6 +32,7 @@ var shrinkPasses = []shrinkPass{
 	{"certain-faults", (*shrinker).certainFaults},
 	{"max-entries", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxEntries) }},
 	{"max-bytes", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxBytes) }},
+	{"push-budget", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropPushBudget) }},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
 	{"schedules", (*shrinker).minimiseSchedules},
 	{"reseed-drop", (*shrinker).reseedDrop},
@@ -392,6 +393,13 @@ func dropMaxEntries(c *Config) bool {
 func dropMaxBytes(c *Config) bool {
 	had := c.MaxBytes != 0
 	c.MaxBytes = 0
+	return had
+}
+
+// dropPushBudget returns to the default push batch budget.
+func dropPushBudget(c *Config) bool {
+	had := c.PushEntries != 0 || c.PushBytes != 0
+	c.PushEntries, c.PushBytes = 0, 0
 	return had
 }
 

@@ -47,6 +47,14 @@ func TestSweep(t *testing.T) {
 	if rep.Reach.Faults["cancel-abandoned"] == 0 {
 		t.Errorf("no operation was ever cancelled while parked in %d seeds", rep.Seeds)
 	}
+	// Pushes must span batches (SPEC 6.5): full batches, the empty push
+	// that acknowledges the target, and a change larger than the byte
+	// budget moving alone; properties push-budget and push-count judge them.
+	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget"} {
+		if rep.Reach.Faults[s] == 0 {
+			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
+		}
+	}
 	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost"} {
 		if rep.Reach.Retry[s] == 0 {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)

@@ -65,6 +65,9 @@ type Config struct {
 	Retry workspace.RetryOptions
 	// Budget is passed to every RetryPendingSync (nil: the default budget).
 	Budget *workspace.Budget
+	// PushBatch is the workspace's push batch budget (zero fields: SPEC
+	// 6.5's PUSH_BATCH); property push-budget holds every push to it.
+	PushBatch workspace.PushBudget
 	// Mutant plants bugs in the workspace (zero: the correct code).
 	Mutant workspace.Mutant
 	// Profile is the swarm fault profile of this run.
@@ -189,6 +192,7 @@ type Host struct {
 	served       servedLedger       // which entries each backend served first
 	acked        ackedWrites        // host writes the workspace acknowledged
 	fifo         fifoLedger         // per-backend read-then-write sections
+	spans        syncSpans          // per-backend open change streams
 	truncs       truncationWatch    // lost logs the host could not see
 	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
 	lastPushed   []scheduler.Cursor // per backend: the remote\'s applied-push cursor then
@@ -345,6 +349,7 @@ func (h *Host) start() error {
 	h.sched.SetClock(h.clock.Now)
 	h.sched.PlantSecrets(h.storeSecrets)
 	h.fifo.reset()
+	h.spans.reset()
 	h.localMark = 0
 	h.local = faults.NewLocalStore(h.store, h.hooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
 	h.local.PlantSecrets(h.localSecrets)
@@ -363,6 +368,7 @@ func (h *Host) start() error {
 		Retry:     h.cfg.Retry,
 		Store:     localStoreCheck{inner: h.local, h: h},
 		Parker:    h.rt,
+		PushBatch: h.cfg.PushBatch,
 		Mutant:    h.cfg.Mutant,
 	})
 	if err != nil {

@@ -36,7 +36,7 @@ var Properties = []string{
 	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
 	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
-	"complete-at-target", "fifo", "fetch-through", "cancel",
+	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-count",
 }
 
 func (h *Host) fail(property, detail string) *Violation {
@@ -192,8 +192,13 @@ func (h *Host) Liveness() *Violation {
 			return h.fail("liveness-intents", fmt.Sprintf("intent %s stranded: not exhausted, no alarm will retry it", in))
 		}
 	}
+	h.drainRecords()
+	tailFrom := append([]int(nil), h.marks...)
+	tailPushed := make([]int, len(h.containers))
+	tailNames := make([]string, len(h.containers))
 	for i := range h.containers {
 		name := h.actorName("tail", i)
+		tailNames[i] = name
 		b := h.names[i]
 		ws := h.ws
 		h.rt.Go(name, func() {
@@ -203,10 +208,12 @@ func (h *Host) Liveness() *Violation {
 			// refuse it, so only the push and pull after it must succeed:
 			// the push re-baselines host writes, the pull brings the rest.
 			_, _ = ws.Pull(h.ctx, b)
-			if _, err := ws.Push(h.ctx, b); err != nil {
+			n, err := ws.Push(h.ctx, b)
+			if err != nil {
 				h.fail("liveness-files", fmt.Sprintf("tail push %s: %v", b, err))
 				return
 			}
+			tailPushed[i] = n
 			if _, err := ws.Pull(h.ctx, b); err != nil {
 				h.fail("liveness-files", fmt.Sprintf("tail pull %s: %v", b, err))
 			}
@@ -218,6 +225,13 @@ func (h *Host) Liveness() *Violation {
 	h.drainRecords()
 	if h.violated != nil {
 		return h.violated
+	}
+	for i, c := range h.containers {
+		// push-count: Workspace.Push returns the changes the runtime
+		// acknowledged to it (SPEC 5.1), read from the runtime's record.
+		if want := expectedPushCount(c.AppendRecordSince(nil, tailFrom[i]), tailNames[i]); tailPushed[i] != want {
+			return h.fail("push-count", fmt.Sprintf("tail push %s: returned %d, the runtime acknowledged %d changes to it", h.names[i], tailPushed[i], want))
+		}
 	}
 	for i, c := range h.containers {
 		local, err := h.store.Files(h.names[i])

@@ -187,3 +187,40 @@ func appendByActor(dst, calls []faults.Call, actor string) []faults.Call {
 	}
 	return dst
 }
+
+// pullOnceTripsCrossSide reports whether an exec's post-command pull
+// (pullOnce) ended in the cross-side assertion of SPEC 6.3 step 5 (QUIRK,
+// docs/SPEC.md 6.3): its last fetch found the remote's applied-push cursor
+// inside a revision, {R, path}, which a push batch that filled its budget
+// leaves until the next batch acknowledges {R, null}; pullOnce compares it
+// with {pushRev, null}, and once the push cursor is {R, path} the scalar
+// pushRev is R, past every path of R. The assertion fires before the
+// stream is read, so the fetch is closed unread although the cursor rule
+// says there is something to read, and no reset fetch follows. The
+// remote's answer decides the case; that the pull stopped there is the
+// only part read off the SUT, and it fits no other outcome.
+func pullOnceTripsCrossSide(calls []faults.Call) bool {
+	last := -1
+	for i, c := range calls {
+		if c.Op == faults.OpFetch && c.Err == "" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	f := calls[last]
+	if !f.AppliedPushCursor.HasPath || f.AppliedPushCursor.Rev == 0 {
+		return false
+	}
+	after, current := f.After, f.CurrentCursor
+	if current.Rev < after.Rev || (current.Rev == after.Rev && !after.HasPath) {
+		return false // nothing to read: complete before the stream
+	}
+	for _, c := range calls[last+1:] {
+		if c.Stream == f.Stream && (c.Op == faults.OpStreamNext || c.Err != "") {
+			return false // read, or failed: not the assertion
+		}
+	}
+	return true
+}

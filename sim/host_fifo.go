@@ -54,3 +54,49 @@ func (l *fifoLedger) note(call faults.StoreCall) (string, bool) {
 	}
 	return "", false
 }
+
+// syncSpans checks SPEC 11.9 from the runtime's record: a pull reads its
+// change stream inside its actor's FIFO entry (pullBatch closes the stream
+// before it returns), so from an actor's fetch to the close of that stream
+// no other actor may fetch from or push to the same backend. Only the
+// runtime's record is read: who called what on which stream, in order.
+type syncSpans struct {
+	open []streamSpan // per backend; actor "" when no stream is open
+}
+
+// streamSpan is an open change stream: its actor, id and fetch call.
+type streamSpan struct {
+	actor  string
+	stream int
+	seq    int
+}
+
+// reset forgets every open stream: a host restart cuts every operation.
+func (s *syncSpans) reset() { clear(s.open) }
+
+// note reads one runtime call of backend b; it returns a description of
+// the overlap when the call is a fetch or push that lands inside another
+// actor's open stream.
+func (s *syncSpans) note(b int, name string, call faults.Call) (string, bool) {
+	for len(s.open) <= b {
+		s.open = append(s.open, streamSpan{})
+	}
+	span := s.open[b]
+	switch call.Op {
+	case faults.OpFetch, faults.OpPush:
+		if span.actor != "" && span.actor != call.Actor {
+			return fmt.Sprintf("%s's %s #%d on %s landed inside %s's change stream %d (fetch #%d, not yet closed): two sync operations of one backend overlapped (SPEC 11.9)",
+				call.Actor, call.Op, call.Seq, name, span.actor, span.stream, span.seq), true
+		}
+		if call.Op == faults.OpFetch && call.Err == "" {
+			s.open[b] = streamSpan{actor: call.Actor, stream: call.Stream, seq: call.Seq}
+		}
+	case faults.OpStreamNext, faults.OpStreamClose:
+		// A close ends the span; so does a failed read, after which the
+		// stream is dead whether or not the actor closes it.
+		if call.Actor == span.actor && call.Stream == span.stream && (call.Op == faults.OpStreamClose || call.Err != "") {
+			s.open[b] = streamSpan{}
+		}
+	}
+	return "", false
+}

@@ -182,6 +182,10 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	} else {
 		e.Mode = model.Wait
 		p := pullOutcome(facts.post, facts.runtime, h.budget())
+		if p.Kind == model.PullComplete && pullOnceTripsCrossSide(facts.post) {
+			p.Kind = model.PullFailed
+			h.stats.ExecSync["wait/cross-side"]++
+		}
 		e.PullFailed = facts.eventsErr || facts.cancelled || p.Kind == model.PullFailed || p.Kind == model.PullLost
 	}
 	next, want, err := h.model.Exec(h.opts, e, h.clock.Now(), store)

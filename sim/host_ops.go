@@ -483,6 +483,10 @@ func (h *Host) drainRecords() {
 			}
 			h.lineBuf = call.AppendText(h.lineBuf[:0])
 			h.eventBytes(call.Actor, "rt", h.lineBuf)
+			h.checkPushBudget(i, call)
+			if detail, overlapped := h.spans.note(i, h.names[i], call); overlapped {
+				h.fail("fifo", detail)
+			}
 		}
 	}
 	for _, call := range h.sched.CallsSince(h.schedMark) {

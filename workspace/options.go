@@ -33,6 +33,10 @@ func New(opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	push, err := resolvePushBudget(opts.PushBatch)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Clock == nil {
 		return nil, errors.New("workspace: Options.Clock is required (production passes clock.New())")
 	}
@@ -51,6 +55,7 @@ func New(opts Options) (*Workspace, error) {
 		initialDelay:  initial,
 		maxDelay:      maxDelay,
 		maxAttempts:   attempts,
+		pushBudget:    push,
 		backends:      make(map[string]Backend, len(opts.Backends)),
 		tails:         make(map[string]*fifoEntry),
 		handles:       make(map[string]Handle),
@@ -74,6 +79,24 @@ func New(opts Options) (*Workspace, error) {
 		w.backendIDs = append(w.backendIDs, b.ID)
 	}
 	return w, nil
+}
+
+// resolvePushBudget fills a zero field of b from DefaultPushBudget and
+// rejects a negative one.
+func resolvePushBudget(b PushBudget) (PushBudget, error) {
+	switch {
+	case b.MaxEntries < 0:
+		return PushBudget{}, fmt.Errorf("workspace: Options.PushBatch.MaxEntries is %d; want a positive count (0 takes %d)", b.MaxEntries, DefaultPushBudget.MaxEntries)
+	case b.MaxBytes < 0:
+		return PushBudget{}, fmt.Errorf("workspace: Options.PushBatch.MaxBytes is %d; want a positive size (0 takes %d)", b.MaxBytes, DefaultPushBudget.MaxBytes)
+	}
+	if b.MaxEntries == 0 {
+		b.MaxEntries = DefaultPushBudget.MaxEntries
+	}
+	if b.MaxBytes == 0 {
+		b.MaxBytes = DefaultPushBudget.MaxBytes
+	}
+	return b, nil
 }
 
 func resolveRetry(r RetryOptions) (initial, maxDelay time.Duration, attempts int, err error) {

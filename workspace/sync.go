@@ -24,7 +24,7 @@ func (w *Workspace) Push(ctx context.Context, backend string) (int, error) {
 			if h.SyncMode() == SyncNone {
 				return 0, nil
 			}
-			return pushOnce(ctx, w.store, id, h.Sync())
+			return pushOnce(ctx, w.store, id, h.Sync(), w.pushBudget)
 		})
 	})
 }
@@ -71,7 +71,7 @@ func (w *Workspace) pushForExec(ctx context.Context, id string, h Handle) (int, 
 		if h.SyncMode() == SyncNone {
 			return 0, nil
 		}
-		return pushOnce(ctx, w.store, id, h.Sync())
+		return pushOnce(ctx, w.store, id, h.Sync(), w.pushBudget)
 	})
 }
 

@@ -7,12 +7,6 @@ import (
 	"github.com/syncsim/syncsim/scheduler"
 )
 
-// pushOnce bounds: PUSH_BATCH entries and bytes per pushBatch call (SPEC 6.5).
-const (
-	pushOnceMaxEntries       = 256
-	pushOnceMaxBytes   int64 = 4 << 20
-)
-
 // pushBatchResult is the outcome of one pushBatch call.
 type pushBatchResult struct {
 	Complete     bool
@@ -91,8 +85,8 @@ func pushBatch(ctx context.Context, st Store, backend string, rpc SyncRPC, targe
 }
 
 // pushOnce is SPEC 6.5: push everything up to the target the first batch
-// captures, in batches of pushOnceMaxEntries / pushOnceMaxBytes.
-func pushOnce(ctx context.Context, st Store, backend string, rpc SyncRPC) (int, error) {
+// captures, in batches bounded by budget (PUSH_BATCH by default).
+func pushOnce(ctx context.Context, st Store, backend string, rpc SyncRPC, budget PushBudget) (int, error) {
 	var (
 		target *Cursor
 		pushed int
@@ -102,7 +96,7 @@ func pushOnce(ctx context.Context, st Store, backend string, rpc SyncRPC) (int, 
 	// toward a fixed target through a finite log; the progress check turns a
 	// concurrent reset or a misbehaving store into an error, not a spin.
 	for {
-		r, err := pushBatch(ctx, st, backend, rpc, target, pushOnceMaxEntries, pushOnceMaxBytes)
+		r, err := pushBatch(ctx, st, backend, rpc, target, budget.MaxEntries, budget.MaxBytes)
 		if err != nil {
 			return pushed, err
 		}

@@ -129,7 +129,7 @@ func TestS22PushOneBoundedUnitAtATime(t *testing.T) {
 func TestPushOnce(t *testing.T) {
 	st, r := NewMemoryStore(), newFakeRemote()
 	diff(t, "nothing to push: pushes", 0, func() int {
-		n, err := pushOnce(ctxBG, st, sdBackend, r)
+		n, err := pushOnce(ctxBG, st, sdBackend, r, DefaultPushBudget)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestPushOnce(t *testing.T) {
 	for i := range 300 {
 		mustWrite(t, st, fmt.Sprintf("/f%03d", i), "x")
 	}
-	n, err := pushOnce(ctxBG, st, sdBackend, r)
+	n, err := pushOnce(ctxBG, st, sdBackend, r, DefaultPushBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestPushOnce(t *testing.T) {
 	diff(t, "push calls (256 + 44)", 2, len(r.pushes))
 	c, rev := mustPushCursor(t, st)
 	diff(t, "push cursor, pushRev", []any{at(300), int64(300)}, []any{c, rev})
-	n, err = pushOnce(ctxBG, st, sdBackend, r)
+	n, err = pushOnce(ctxBG, st, sdBackend, r, DefaultPushBudget)
 	diff(t, "second pushOnce", []any{0, nil, 2}, []any{n, err, len(r.pushes)})
 }
 
@@ -187,4 +187,44 @@ func TestPullBatchWallTimeUsesClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	diff(t, "result", pullResult{Applied: 1, Skipped: []string{}, Entries: 1, Bytes: 1, Cursor: atPath(ra, "/a"), TargetCursor: at(rb)}, res)
+}
+
+// A small PushBudget splits one pushOnce into batches: entry-bound ones,
+// byte-bound ones (past the first change), and a first change larger than
+// the whole byte budget still goes alone.
+func TestPushOnceSmallBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		budget PushBudget
+		sizes  []int // changes per remote call
+	}{
+		// A full batch is not probed for a successor: the last call is an
+		// empty one acknowledging the target (SPEC 9 S22).
+		{"one entry per batch", PushBudget{MaxEntries: 1, MaxBytes: 1 << 20}, []int{1, 1, 1, 1, 1, 0}},
+		{"two entries per batch", PushBudget{MaxEntries: 2, MaxBytes: 1 << 20}, []int{2, 2, 1}},
+		{"bytes for two entries", PushBudget{MaxEntries: 256, MaxBytes: 8}, []int{2, 2, 1}},
+		{"first entry over the byte budget", PushBudget{MaxEntries: 256, MaxBytes: 1}, []int{1, 1, 1, 1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, r := NewMemoryStore(), newFakeRemote()
+			for i := range 5 {
+				mustWrite(t, st, fmt.Sprintf("/f%d", i), "four")
+			}
+			n, err := pushOnce(ctxBG, st, sdBackend, r, tc.budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sizes []int
+			for _, p := range r.pushes {
+				sizes = append(sizes, len(p.Changes))
+			}
+			diff(t, "pushed", 5, n)
+			diff(t, "changes per push call", tc.sizes, sizes)
+			if !sameFiles(mustFiles(t, st), r.files()) {
+				t.Errorf("receiver files differ: %v", r.files())
+			}
+			c, _ := mustPushCursor(t, st)
+			diff(t, "push cursor", at(5), c)
+		})
+	}
 }

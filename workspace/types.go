@@ -22,6 +22,10 @@ type Options struct {
 	Store Store
 	// Parker supplies the FIFO's blocking primitive; nil uses channels.
 	Parker Parker
+	// PushBatch bounds every push batch (SPEC 6.5); a zero field takes the
+	// SPEC's PUSH_BATCH value (DefaultPushBudget). Smaller batches split a
+	// push into several remote calls, each acknowledged before the next.
+	PushBatch PushBudget
 	// Mutant plants deliberately wrong behaviour for harness self-tests (see
 	// Mutant). The zero value is the correct code.
 	Mutant Mutant
@@ -51,6 +55,17 @@ type Budget struct {
 
 // DefaultBudget is used by RetryPendingSync when the caller passes nil.
 var DefaultBudget = Budget{MaxEntries: 64, MaxBytes: 4 << 20}
+
+// PushBudget bounds one push batch (SPEC 6.5): at most MaxEntries
+// coalesced changes and, past the first, MaxBytes of content. The first
+// change always goes, however large, so every batch progresses.
+type PushBudget struct {
+	MaxEntries int
+	MaxBytes   int64
+}
+
+// DefaultPushBudget is SPEC 6.5's PUSH_BATCH: 256 entries, 4 MiB.
+var DefaultPushBudget = PushBudget{MaxEntries: 256, MaxBytes: 4 << 20}
 
 // ExecSync selects what happens after a command's event stream ends.
 type ExecSync int

@@ -23,6 +23,7 @@ type Workspace struct {
 	initialDelay time.Duration
 	maxDelay     time.Duration
 	maxAttempts  int
+	pushBudget   PushBudget
 
 	backendIDs []string // registration order; [0] is the default
 	backends   map[string]Backend

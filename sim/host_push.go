@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// pushBudget is the push batch budget the workspace runs with: Config's,
+// with a zero field taking SPEC 6.5's PUSH_BATCH like workspace.New does.
+func (h *Host) pushBudget() workspace.PushBudget {
+	b := h.cfg.PushBatch
+	if b.MaxEntries == 0 {
+		b.MaxEntries = workspace.DefaultPushBudget.MaxEntries
+	}
+	if b.MaxBytes == 0 {
+		b.MaxBytes = workspace.DefaultPushBudget.MaxBytes
+	}
+	return b
+}
+
+// checkPushBudget is property push-budget for one push the runtime
+// received: at most MaxEntries changes, and past the first change no more
+// than MaxBytes of content (SPEC 6.5: the first always goes, so a change
+// larger than the budget still moves alone). Read from the runtime's
+// record of what arrived, whoever sent it.
+func (h *Host) checkPushBudget(b int, c faults.Call) {
+	if c.Op != faults.OpPush {
+		return
+	}
+	budget := h.pushBudget()
+	if c.Err == "" {
+		// Reachability: a push that filled its batch (more may follow), an
+		// empty one acknowledging the target, a lone change larger than
+		// the byte budget.
+		switch {
+		case c.Changes == 0:
+			h.stats.Faults["push-empty-ack"]++
+		case c.Changes == budget.MaxEntries:
+			h.stats.Faults["push-full-batch"]++
+		case c.Changes == 1 && c.PushBytes > budget.MaxBytes:
+			h.stats.Faults["push-over-budget"]++
+		}
+	}
+	switch {
+	case c.Changes > budget.MaxEntries:
+		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s carried %d changes, the budget allows %d",
+			c.Actor, c.Seq, h.names[b], c.Changes, budget.MaxEntries))
+	case c.Changes > 1 && c.PushBytes > budget.MaxBytes:
+		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s carried %d changes of %d bytes, the budget allows %d bytes past the first change",
+			c.Actor, c.Seq, h.names[b], c.Changes, c.PushBytes, budget.MaxBytes))
+	}
+}
+
+// expectedPushCount is what Workspace.Push must return for actor, read
+// from the runtime's record: the changes of every push the runtime
+// acknowledged to it after its last failed call, up to its last push. A
+// failed attempt is replayed from the push cursor the store kept, so only
+// the replay's pushes are the result's (SPEC 5.2 "always").
+func expectedPushCount(calls []faults.Call, actor string) int {
+	last := -1
+	for i, c := range calls {
+		if c.Actor == actor && c.Op == faults.OpPush && c.Err == "" {
+			last = i
+		}
+	}
+	n := 0
+	for _, c := range calls[:last+1] {
+		if c.Actor != actor {
+			continue
+		}
+		switch {
+		case c.Err != "":
+			n = 0
+		case c.Op == faults.OpPush:
+			n += c.Changes
+		}
+	}
+	return n
+}

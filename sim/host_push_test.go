@@ -1,0 +1,132 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+func TestPushBudgetProperty(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		push  faults.Call
+		wantV bool
+	}{
+		{"within the budget", faults.Call{Op: faults.OpPush, Changes: 2, PushBytes: 30}, false},
+		{"one change past the entry budget", faults.Call{Op: faults.OpPush, Changes: 3, PushBytes: 30}, true},
+		{"a lone change larger than the byte budget", faults.Call{Op: faults.OpPush, Changes: 1, PushBytes: 100}, false},
+		{"two changes past the byte budget", faults.Call{Op: faults.OpPush, Changes: 2, PushBytes: 31}, true},
+		{"a failed push is judged too", faults.Call{Op: faults.OpPush, Changes: 3, Err: "x"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off(), PushBatch: workspace.PushBudget{MaxEntries: 2, MaxBytes: 30}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.push.Seq, tc.push.Actor = 1, "#1.exec.b0"
+			h.checkPushBudget(0, tc.push)
+			if got := h.violated != nil; got != tc.wantV {
+				t.Fatalf("violation = %v (%v), want %v", got, h.violated, tc.wantV)
+			}
+			if tc.wantV && h.violated.Property != "push-budget" {
+				t.Fatalf("property %s, want push-budget", h.violated.Property)
+			}
+		})
+	}
+	// Zero fields take SPEC 6.5's PUSH_BATCH, as workspace.New does.
+	h := newJudgeHost(t, nil)
+	if got := h.pushBudget(); got != workspace.DefaultPushBudget {
+		t.Fatalf("default push budget %+v, want %+v", got, workspace.DefaultPushBudget)
+	}
+}
+
+func TestExpectedPushCount(t *testing.T) {
+	const me = "tail.b0"
+	push := func(actor string, n int, err string) faults.Call {
+		return faults.Call{Actor: actor, Op: faults.OpPush, Changes: n, Err: err}
+	}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		want  int
+	}{
+		{"batches sum", []faults.Call{push(me, 2, ""), push(me, 2, ""), push(me, 0, "")}, 4},
+		{"another actor's pushes do not count", []faults.Call{push("x", 5, ""), push(me, 1, "")}, 1},
+		{"a failure restarts the count (the replay resends)", []faults.Call{push(me, 2, ""), push(me, 2, "post-dispatch"), {Actor: me, Op: faults.OpConnect, Conn: 2}, push(me, 2, ""), push(me, 1, "")}, 3},
+		{"calls after the last push are not the push's", []faults.Call{push(me, 2, ""), {Actor: me, Op: faults.OpFetch, Err: "refused"}}, 2},
+		{"no push", []faults.Call{{Actor: me, Op: faults.OpFetch}}, 0},
+	} {
+		if got := expectedPushCount(tc.calls, me); got != tc.want {
+			t.Errorf("%s: expected count %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSyncSpansSeeAnOverlap(t *testing.T) {
+	var s syncSpans
+	overlap := func(calls []faults.Call) string {
+		s.reset()
+		for i, c := range calls {
+			c.Seq = i + 1
+			if d, ok := s.note(0, "b0", c); ok {
+				return d
+			}
+		}
+		return ""
+	}
+	fetch := func(actor string, stream int) faults.Call {
+		return faults.Call{Actor: actor, Op: faults.OpFetch, Stream: stream}
+	}
+	next := func(actor string, stream int, err string) faults.Call {
+		return faults.Call{Actor: actor, Op: faults.OpStreamNext, Stream: stream, Err: err}
+	}
+	closeS := func(actor string, stream int) faults.Call {
+		return faults.Call{Actor: actor, Op: faults.OpStreamClose, Stream: stream}
+	}
+	pushBy := func(actor string) faults.Call { return faults.Call{Actor: actor, Op: faults.OpPush} }
+
+	if d := overlap([]faults.Call{fetch("A", 1), next("A", 1, ""), pushBy("B"), closeS("A", 1)}); !strings.Contains(d, "B's push #3 on b0 landed inside A's change stream 1 (fetch #1") {
+		t.Errorf("push inside another actor's stream: %q", d)
+	}
+	if d := overlap([]faults.Call{fetch("A", 1), fetch("B", 2)}); !strings.Contains(d, "B's fetch #2") {
+		t.Errorf("fetch inside another actor's stream: %q", d)
+	}
+	for name, calls := range map[string][]faults.Call{
+		"serialized":                {fetch("A", 1), next("A", 1, ""), closeS("A", 1), pushBy("B"), fetch("B", 2)},
+		"own push inside own pull":  {fetch("A", 1), pushBy("A"), closeS("A", 1)},
+		"a failed read ends it":     {fetch("A", 1), next("A", 1, "broken"), fetch("B", 2)},
+		"a failed fetch opens none": {{Actor: "A", Op: faults.OpFetch, Stream: 1, Err: "refused"}, pushBy("B")},
+	} {
+		if d := overlap(calls); d != "" {
+			t.Errorf("%s: reported an overlap: %s", name, d)
+		}
+	}
+}
+
+func TestPullOnceTripsCrossSide(t *testing.T) {
+	mid := scheduler.Cursor{Rev: 1, Path: "/host/3", HasPath: true}
+	fetch := func(applied scheduler.Cursor, after, current int64) faults.Call {
+		return faults.Call{Op: faults.OpFetch, Stream: 4, AppliedPushCursor: applied, After: scheduler.At(after), CurrentCursor: scheduler.At(current)}
+	}
+	closeS := faults.Call{Op: faults.OpStreamClose, Stream: 4}
+	read := faults.Call{Op: faults.OpStreamNext, Stream: 4, Entry: &mid}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		want  bool
+	}{
+		{"applied-push inside a revision, closed unread", []faults.Call{fetch(mid, 1, 3), closeS}, true},
+		{"applied-push at a whole revision", []faults.Call{fetch(scheduler.At(1), 1, 3), closeS}, false},
+		{"nothing to read", []faults.Call{fetch(mid, 3, 3), closeS}, false},
+		{"the stream was read", []faults.Call{fetch(mid, 1, 3), read, closeS}, false},
+		{"a reset fetch follows", []faults.Call{fetch(mid, 1, 3), closeS, fetch(scheduler.At(1), 0, 3), read}, false},
+		{"no fetch", []faults.Call{{Op: faults.OpConnect}}, false},
+	} {
+		if got := pullOnceTripsCrossSide(tc.calls); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
