@@ -564,6 +564,8 @@ func parseOp(fields []string, backends int) (Op, error) {
 				return op, errors.New("retry is either early or due")
 			}
 			op.Early = word == "early"
+		case kind == OpWrite && !hasVal && word == "delete":
+			op.Delete = true
 		case kind == OpLoseIdentity && !hasVal && word == "none":
 			op.None = true
 		case kind == OpPlant && hasVal && word == "attempt":
@@ -620,7 +622,7 @@ const maxPlantAttempt = math.MaxInt
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{
 	OpExec:         "exec bN wait|defer writes=N [staged]",
-	OpWrite:        "write bN",
+	OpWrite:        "write bN [delete]",
 	OpRetry:        "retry bN early|due",
 	OpCrash:        "crash bN",
 	OpRestart:      "restart bN",

@@ -168,6 +168,24 @@ func addCancels(r *rand.Rand, ops []Op) {
 	}
 }
 
+// deleteOneIn: one host write in this many is a delete instead.
+const deleteOneIn = 4
+
+// addDeletes turns about one host write in deleteOneIn, top level or in a
+// group, into a delete. It draws from its own stream, after the workload,
+// so the ops drawn before it are the same whether or not deletes exist.
+func addDeletes(r *rand.Rand, ops []Op) {
+	for i := range ops {
+		switch ops[i].Kind {
+		case OpWrite:
+			ops[i].Delete = r.IntN(deleteOneIn) == 0
+		case OpGroup:
+			ops[i].Ops = slices.Clone(ops[i].Ops)
+			addDeletes(r, ops[i].Ops)
+		}
+	}
+}
+
 // cleanShutdownOneIn: one top-level host restart in this many is a clean
 // shutdown rather than a crash.
 const cleanShutdownOneIn = 5

@@ -16,7 +16,9 @@ const (
 	// OpExec runs a command on a backend that makes Writes container-side
 	// writes, then syncs in Mode (wait or defer).
 	OpExec OpKind = iota
-	// OpWrite is a host-side write, so the next pre-exec push carries data.
+	// OpWrite is a host-side write, so the next pre-exec push carries data;
+	// with Delete, a host-side delete of the backend's latest acknowledged
+	// host write (of a path never written when there is none).
 	OpWrite
 	// OpRetry calls RetryPendingSync explicitly: now (Early) or once the
 	// backend's intent is due (time advances to its NotBefore first).
@@ -111,6 +113,7 @@ type Op struct {
 	Early   bool          // retry: call now rather than when due
 	None    bool          // lose-identity: report no runtime id at all
 	Clean   bool          // host-restart: a clean shutdown (stores closed), not a crash
+	Delete  bool          // write: delete a host file instead of writing one
 	Dur     time.Duration // advance
 	Ops     []Op          // group: run concurrently
 	// inject: the fault, its call site and (stream sites) the entries
@@ -151,6 +154,9 @@ func (o Op) format(b *strings.Builder, indent string) {
 		}
 	case OpWrite, OpCrash, OpRestart, OpTruncate:
 		fmt.Fprintf(b, " b%d", o.Backend)
+		if o.Delete {
+			b.WriteString(" delete")
+		}
 	case OpRetry:
 		fmt.Fprintf(b, " b%d", o.Backend)
 		if o.Early {

@@ -332,6 +332,10 @@ func spawn(h *sim.Host, op Op) {
 		}
 		h.SpawnExec(op.Backend, mode, op.Writes)
 	case OpWrite:
+		if op.Delete {
+			h.SpawnDelete(op.Backend)
+			return
+		}
 		h.SpawnWrite(op.Backend)
 	case OpRetry:
 		why := "due"

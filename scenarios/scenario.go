@@ -146,6 +146,7 @@ func FromSeed(seed uint64, c Config) Scenario {
 	c = drawStores(seed, c)
 	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights})
 	addCancels(sim.Stream(seed, "cancels"), ops)
+	addDeletes(sim.Stream(seed, "deletes"), ops)
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
 }
 

@@ -11,6 +11,7 @@ import (
 // actor to run at each choice point of the group's step (a scheduling
 // decision with more than one runnable actor), by local name — the actor's
 // name in the trace without its "#N." prefix: exec.b0, retry.b1, write.b0,
+// delete.b0 (a write op with delete),
 // tick (an advance in flight), alarm.b1 (a retry the alarm started inside
 // the group), with "/2", "/3" for the second and third actor of one name.
 // A run of one actor is written name*count. With a host-restart member,

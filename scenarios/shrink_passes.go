@@ -266,6 +266,12 @@ func simplerOps(o Op) []Op {
 			c.Early = true
 			out = append(out, c)
 		}
+	case OpWrite:
+		if o.Delete {
+			c := o
+			c.Delete = false
+			out = append(out, c)
+		}
 	case OpLoseIdentity:
 		if o.None {
 			c := o

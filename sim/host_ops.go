@@ -115,6 +115,25 @@ func (h *Host) SpawnWrite(b int) {
 	})
 }
 
+// SpawnDelete starts a host-side delete on backend b's files: of the
+// latest host write acknowledged there and not deleted since, or, when
+// there is none, of a path never written (a delete of nothing is still a
+// change the next push carries).
+func (h *Host) SpawnDelete(b int) {
+	name := h.actorName("delete", b)
+	path, ok := h.acked.latest(b)
+	if !ok {
+		path = hostPrefix + "never-" + strconv.Itoa(h.opSeq)
+	}
+	h.event(name, "start", "op=delete", "path="+path)
+	ws := h.ws
+	h.rt.Go(name, func() {
+		presizeStack()
+		err := ws.DeleteFile(h.names[b], path)
+		h.done = append(h.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err})
+	})
+}
+
 // actorStackBytes is what an actor's goroutine is grown to before it calls
 // into the workspace. Every operation runs on a fresh goroutine (the actor
 // runtime starts one per actor), which starts with a small stack and would

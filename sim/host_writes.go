@@ -19,22 +19,60 @@ import (
 func hostContent(path string) string { return "host " + path }
 
 // ackedWrites holds, per backend, the host-side paths whose write returned
-// nil, sorted.
+// nil and those whose delete returned nil, each sorted, and the written
+// paths in the order they were acknowledged (a delete takes the latest).
 type ackedWrites struct {
 	paths  [][]string
-	fresh  bool // a write was acknowledged since the last check
+	gone   [][]string
+	order  [][]string
+	fresh  bool // a write or delete was acknowledged since the last check
 	starts int  // the host start the last check saw
 }
 
-func (a *ackedWrites) add(b int, path string) {
+func (a *ackedWrites) grow(b int) {
 	for len(a.paths) <= b {
-		a.paths = append(a.paths, nil)
+		a.paths, a.gone, a.order = append(a.paths, nil), append(a.gone, nil), append(a.order, nil)
 	}
+}
+
+func (a *ackedWrites) add(b int, path string) {
+	a.grow(b)
 	a.fresh = true
-	i, found := slices.BinarySearch(a.paths[b], path)
-	if !found {
-		a.paths[b] = slices.Insert(a.paths[b], i, path)
+	a.paths[b] = insertSorted(a.paths[b], path)
+	a.gone[b] = removeSorted(a.gone[b], path)
+	a.order[b] = append(a.order[b], path)
+}
+
+// remove records an acknowledged delete of path.
+func (a *ackedWrites) remove(b int, path string) {
+	a.grow(b)
+	a.fresh = true
+	a.paths[b] = removeSorted(a.paths[b], path)
+	a.gone[b] = insertSorted(a.gone[b], path)
+	a.order[b] = slices.DeleteFunc(a.order[b], func(p string) bool { return p == path })
+}
+
+// latest returns the most recently acknowledged host write on backend b
+// that no acknowledged delete removed since.
+func (a *ackedWrites) latest(b int) (string, bool) {
+	if b >= len(a.order) || len(a.order[b]) == 0 {
+		return "", false
 	}
+	return a.order[b][len(a.order[b])-1], true
+}
+
+func insertSorted(s []string, v string) []string {
+	if i, found := slices.BinarySearch(s, v); !found {
+		return slices.Insert(s, i, v)
+	}
+	return s
+}
+
+func removeSorted(s []string, v string) []string {
+	if i, found := slices.BinarySearch(s, v); found {
+		return slices.Delete(s, i, i+1)
+	}
+	return s
 }
 
 // checkAckedWrites is property host-write: every acknowledged host write is
@@ -48,7 +86,7 @@ func (h *Host) checkAckedWrites() *Violation {
 	}
 	h.acked.fresh, h.acked.starts = false, h.starts
 	for b, paths := range h.acked.paths {
-		if len(paths) == 0 {
+		if len(paths) == 0 && len(h.acked.gone[b]) == 0 {
 			continue
 		}
 		files, err := h.store.Files(h.names[b])
@@ -66,6 +104,11 @@ func (h *Host) checkAckedWrites() *Violation {
 			if !bytes.Equal(got, []byte(hostContent(p))) {
 				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s was acknowledged with %q, the local store holds %q",
 					h.names[b], p, hostContent(p), got))
+			}
+		}
+		for _, p := range h.acked.gone[b] {
+			if got, found := content[p]; found {
+				return h.fail("host-write", fmt.Sprintf("backend %s: host delete of %s was acknowledged, the local store still holds it (%q)", h.names[b], p, got))
 			}
 		}
 	}
