@@ -32,24 +32,19 @@ func (h *Host) judge(f finished) *Violation {
 		return v
 	}
 	switch f.kind {
-	case "write":
+	case "write", "delete":
 		if errors.Is(f.err, faults.ErrInjected) {
-			return nil // a local-store fault: the write was never acknowledged
+			return nil // a local-store fault: never acknowledged
 		}
 		if f.err != nil {
 			return h.fail("host-write", f.actor+": "+f.err.Error())
+		}
+		if f.kind == "delete" {
+			h.acked.remove(f.backend, f.path)
+			h.stats.Faults["host-delete"]++
+			return nil
 		}
 		h.acked.add(f.backend, f.path)
-		return nil
-	case "delete":
-		if errors.Is(f.err, faults.ErrInjected) {
-			return nil // a local-store fault: the delete was never acknowledged
-		}
-		if f.err != nil {
-			return h.fail("host-write", f.actor+": "+f.err.Error())
-		}
-		h.acked.remove(f.backend, f.path)
-		h.stats.Faults["host-delete"]++
 		return nil
 	case "retry":
 		return h.judgeRetry(f, calls, store)
