@@ -280,6 +280,25 @@ func (c *Container) Survived() bool { return c.Epoch() == 0 }
 
 // Files returns the remote's live files (tombstones left out), sorted by
 // path, each with the rev that last changed it.
+// EntryCursor returns the cursor of the k-th entry (from 1), in cursor
+// order, that a fetch from the baseline would serve now, or the log's
+// {currentRev, null} when it holds fewer. A host that writes an intent
+// itself may target any point of the remote's log, a path inside a
+// revision included.
+func (c *Container) EntryCursor(k int) scheduler.Cursor {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.index.entries {
+		if !c.liveLocked(e) {
+			continue
+		}
+		if k--; k == 0 {
+			return e
+		}
+	}
+	return scheduler.At(c.currentRev)
+}
+
 func (c *Container) Files() []workspace.File {
 	c.mu.Lock()
 	defer c.mu.Unlock()

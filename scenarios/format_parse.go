@@ -576,6 +576,12 @@ func parseOp(fields []string, backends int) (Op, error) {
 			op.Attempt = n
 		case kind == OpPlant && !hasVal && word == "stale":
 			op.Stale = true
+		case kind == OpPlant && hasVal && word == "target":
+			n, err := intIn(val, 1, maxPlantTarget)
+			if err != nil {
+				return op, fmt.Errorf("target=%s: %v", val, err)
+			}
+			op.Target = n
 		case kind == OpInject && !hasVal:
 			if op.Fault != faults.NoFault {
 				return op, fmt.Errorf("inject arms one fault, got %s and %s", op.Fault, word)
@@ -619,6 +625,10 @@ func parseOp(fields []string, backends int) (Op, error) {
 // for a backoff exponent nobody meant.
 const maxPlantAttempt = math.MaxInt
 
+// maxPlantTarget bounds a planted target's entry number: far past any log
+// a scenario makes, which then means {currentRev, null}.
+const maxPlantTarget = 1 << 20
+
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{
 	OpExec:         "exec bN wait|defer writes=N [staged]",
@@ -629,7 +639,7 @@ var opUsage = map[OpKind]string{
 	OpLoseIdentity: "lose-identity bN [none]",
 	OpTruncate:     "truncate bN",
 	OpInject:       "inject bN <fault kind> on=" + siteChoices() + " [after=K]",
-	OpPlant:        "plant bN attempt=K [stale]",
+	OpPlant:        "plant bN attempt=K [stale] [target=E]",
 }
 
 // siteChoices lists the call sites an inject may name, as a|b|c.

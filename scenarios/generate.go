@@ -168,6 +168,21 @@ func addCancels(r *rand.Rand, ops []Op) {
 	}
 }
 
+// plantTargets: a host-written intent mostly has no target; sometimes it
+// targets an early entry of the remote's log, a path inside a revision,
+// or (past the log's end) its current revision.
+var plantTargets = []int{0, 0, 1, 2, 3, 5, 8, 1000}
+
+// addPlantTargets draws each plant op's target on its own stream, like
+// addDeletes, so the workload's draws do not move.
+func addPlantTargets(r *rand.Rand, ops []Op) {
+	for i := range ops {
+		if ops[i].Kind == OpPlant {
+			ops[i].Target = plantTargets[r.IntN(len(plantTargets))]
+		}
+	}
+}
+
 // deleteOneIn: one host write in this many is a delete instead.
 const deleteOneIn = 4
 

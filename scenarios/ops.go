@@ -121,9 +121,13 @@ type Op struct {
 	Fault faults.Kind
 	On    faults.Site
 	After int
-	// plant: the intent's attempt, and whether it names a stale runtime.
+	// plant: the intent's attempt, whether it names a stale runtime, and
+	// its target: none (0), or the remote's Target-th fetchable entry at
+	// plant time, a path inside its revision ({currentRev, null} past the
+	// last; sim.HostIntent).
 	Attempt int
 	Stale   bool
+	Target  int
 	// group: a written schedule (schedule.go), the local name of the actor
 	// to run at each choice point of the group's step; nil: the strategy
 	// decides. Cut, with a host-restart member, is the scheduling decisions
@@ -179,6 +183,9 @@ func (o Op) format(b *strings.Builder, indent string) {
 		fmt.Fprintf(b, " b%d attempt=%d", o.Backend, o.Attempt)
 		if o.Stale {
 			b.WriteString(" stale")
+		}
+		if o.Target != 0 {
+			b.WriteString(" target=" + strconv.Itoa(o.Target))
 		}
 	case OpInject:
 		fmt.Fprintf(b, " b%d %s on=%s", o.Backend, o.Fault, o.On)

@@ -9,7 +9,7 @@ import (
 )
 
 // plantedIntent is the intent a plant op writes: the container's current
-// runtime id (or sim.StaleRuntime), no target, due now.
+// runtime id (or sim.StaleRuntime), the op's target, due now.
 func plantedIntent(backend string, c *faults.Container, op Op, now time.Time) scheduler.Intent {
-	return sim.HostIntent(backend, c, op.Attempt, op.Stale, now)
+	return sim.HostIntent(backend, c, op.Attempt, op.Stale, op.Target, now)
 }

@@ -167,7 +167,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		// File-backed stores get a directory private to this run.
 		cfg.Dir = o.Dir
 		if cfg.Dir == "" {
-			d, err := os.MkdirTemp("", "syncsim-")
+			d, err := mkRunDir()
 			if err != nil {
 				return cfg, cleanup, err
 			}
@@ -231,7 +231,7 @@ func applyOne(h *sim.Host, op Op) *sim.Violation {
 		}
 		return h.RestartHost()
 	case OpPlant:
-		return h.PlantIntent(op.Backend, op.Attempt, op.Stale)
+		return h.PlantIntent(op.Backend, op.Attempt, op.Stale, op.Target)
 	case OpInject:
 		if err := h.Inject(op.Backend, op.Armed()); err != nil {
 			// Validate checked the fault before the run started.

@@ -266,6 +266,12 @@ func simplerOps(o Op) []Op {
 			c.Early = true
 			out = append(out, c)
 		}
+	case OpPlant:
+		if o.Target != 0 {
+			c := o
+			c.Target = 0
+			out = append(out, c)
+		}
 	case OpWrite:
 		if o.Delete {
 			c := o

@@ -29,10 +29,11 @@ func TestDefaultSweepRunsSQLiteStores(t *testing.T) {
 			t.Fatalf("seed %d: the store draw moved the workload or the profile", seed)
 		}
 	}
-	// About seeds/64 each; far outside that means the draw is broken.
+	// About seeds/share each; far outside that means the draw is broken.
+	share := DefaultConfig.SQLiteShare
 	for name, n := range map[string]int{"scheduler": sched, "local": local} {
-		if n < seeds/64/3 || n > seeds/64*3 {
-			t.Errorf("%s store on SQLite in %d of %d seeds, want about %d", name, n, seeds, seeds/64)
+		if n < seeds/share/3 || n > seeds/share*3 {
+			t.Errorf("%s store on SQLite in %d of %d seeds, want about %d", name, n, seeds, seeds/share)
 		}
 	}
 	t.Logf("of %d seeds: scheduler sqlite %d, local sqlite %d, both %d", seeds, sched, local, both)

@@ -87,6 +87,12 @@ func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) mo
 				if plan := planBatch(es, budget); plan.cursor != nil {
 					stop = *plan.cursor
 				}
+				if !stop.Less(out.Current) {
+					// The budget stopped it on the fetch's target itself
+					// (a target with a path): complete (SPEC 6.4 step 8).
+					out = model.Pull{Kind: model.PullComplete, Current: out.Current}
+					break
+				}
 				out = model.Pull{Kind: model.PullProgress, Current: out.Current, Cursor: stop}
 			}
 		}

@@ -539,9 +539,15 @@ const StaleRuntime = "stale-runtime"
 
 // HostIntent is the intent a host writes itself for backend (PlantIntent):
 // the container's current runtime id (none when it reports none, or
-// StaleRuntime), no target, due at now.
-func HostIntent(backend string, c *faults.Container, attempt int, stale bool, now time.Time) scheduler.Intent {
+// StaleRuntime), due at now, with no target when target is 0, else the
+// cursor of the remote's target-th fetchable entry (a path inside its
+// revision), or {currentRev, null} when the log holds fewer.
+func HostIntent(backend string, c *faults.Container, attempt int, stale bool, target int, now time.Time) scheduler.Intent {
 	in := scheduler.Intent{Backend: backend, Attempt: attempt, NotBefore: now}
+	if target > 0 {
+		cur := c.EntryCursor(target)
+		in.TargetCursor = &cur
+	}
 	if id, ok := c.RuntimeID(); ok {
 		in.RuntimeID = scheduler.Ptr(id)
 	}
@@ -557,14 +563,14 @@ func HostIntent(backend string, c *faults.Container, attempt int, stale bool, no
 // or below it is retried like any other. The model records it as a host
 // write, and the attempt-range invariant, which is about library-written
 // intents, does not apply to it while it is stored unchanged.
-func (h *Host) PlantIntent(b int, attempt int, stale bool) *Violation {
+func (h *Host) PlantIntent(b int, attempt int, stale bool, target int) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
 	if h.cfg.NoScheduler {
 		return nil // no store to write to
 	}
-	in := HostIntent(h.names[b], h.containers[b], attempt, stale, h.clock.Now())
+	in := HostIntent(h.names[b], h.containers[b], attempt, stale, target, h.clock.Now())
 	if err := h.inner.Schedule(h.ctx, in); err != nil {
 		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}
