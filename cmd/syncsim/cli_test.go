@@ -78,7 +78,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 }
 
 // summaryRe is the shape of the last line of every run.
-var summaryRe = regexp.MustCompile(`^syncsim: \d+ seeds \(first \d+(, shard \d+/\d+)?\), \d+ passed, \d+ failed( \((stopped at -max-failures \d+|interrupted after \d+ of \d+ seeds)\))?, \d+ steps, [0-9.]+[kMG]? events, [0-9.]+ (s|min|h|d) simulated in [0-9.]+s \([0-9.]+[kMG]? scenarios/s, [0-9.]+[kMG]? events/s\)$`)
+var summaryRe = regexp.MustCompile(`^syncsim: \d+ seeds \(first \d+(, shard \d+/\d+)?\), \d+ passed, \d+ failed( \((stopped at -max-failures \d+|interrupted after \d+ of \d+ seeds)\))?, \d+ steps run, [0-9.]+[kMG]? events, [0-9.]+ (s|min|h|d) simulated in [0-9.]+s \([0-9.]+[kMG]? scenarios/s, [0-9.]+[kMG]? events/s\)$`)
 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

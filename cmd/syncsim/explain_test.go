@@ -147,16 +147,16 @@ func TestExplainParseTraceLine(t *testing.T) {
 		t.Errorf("details %+v", l.kv)
 	}
 
-	st := parseTraceLine(8, `+0000034.200 #11.exec.b1 store #10 #11.exec.b1 store-schedule b1 {backend b1 runtime b1-rt1 target {4,"/a b"} attempt 2 notBefore 1767225635200}`)
+	st := parseTraceLine(8, `+0000034.200 #11.exec.b1 store #10 store-schedule b1 {backend b1 runtime b1-rt1 target {4,"/a b"} attempt 2 notBefore +0000035.200}`)
 	if callOp(st.call) != "store-schedule" || laneOfLine(&st) != "b1" {
 		t.Fatalf("store call %q", st.call)
 	}
-	in := parseIntent(intentToken(st.call), 1767225600000)
+	in := parseIntent(intentToken(st.call))
 	if !in.ok || in.attempt != 2 || in.notBefore != 35200 || in.runtime != "b1-rt1" || in.target != `{4,"/a b"}` {
 		t.Errorf("intent %+v", in)
 	}
 
-	rt := parseTraceLine(9, `+0000003.100 #3.exec.b1 rt #16 #3.exec.b1 stream-next conn 2 rt b1-rt1 stream 2 served 1 fault transport-mid-stream err "injected: closed mid-stream"`)
+	rt := parseTraceLine(9, `+0000003.100 #3.exec.b1 rt #16 stream-next conn 2 rt b1-rt1 stream 2 served 1 fault transport-mid-stream err "injected: closed mid-stream"`)
 	if callOp(rt.call) != "stream-next" || after(rt.call, "fault") != "transport-mid-stream" || after(rt.call, "err") != "injected: closed mid-stream" || after(rt.call, "stream") != "2" {
 		t.Errorf("rt call %q", rt.call)
 	}
