@@ -29,6 +29,7 @@ type explainPage struct {
 	Profile   string
 	Config    []string // "key value" facts about the run's shape
 	Ops       []string
+	Steps     int // scenarios.Steps of the ops: the count every report prints
 	Hash      string
 	Stats     []string
 	Violation *explainViolation
@@ -88,7 +89,9 @@ type exItem struct {
 	Y     int    `json:"y"`
 	Label string `json:"l,omitempty"`
 	// NX is the x of the next mark on the same row (0: none); the page
-	// shows a point's label only where it fits before NX.
+	// shows a label only where it fits before NX: a point's after the
+	// point, a bar's inside it or, when the bar is too short, after it
+	// (cut short with "…" if need be, never dropped).
 	NX    int    `json:"nx,omitempty"`
 	Tip   string `json:"t"`
 	Lines []int  `json:"n,omitempty"`
@@ -146,6 +149,7 @@ func buildExplainPage(s scenarios.Scenario, r scenarios.Result) explainPage {
 		p.Lines = append(p.Lines, explainLine{No: l.no, Raw: l.raw, Class: listClass(&l)})
 	}
 	p.Config = explainConfig(s, p.Headers)
+	p.Steps = scenarios.Steps(s.Ops)
 	for _, op := range s.Ops {
 		p.Ops = append(p.Ops, op.String())
 	}
@@ -922,7 +926,7 @@ func (lo *explainLayout) finish(endX int) explainData {
 			continue
 		}
 		k := rowKey{it.lane, it.track, it.sub}
-		if p, ok := prev[k]; ok && lo.items[p].Shape != "bar" {
+		if p, ok := prev[k]; ok {
 			lo.items[p].NX = it.X
 		}
 		prev[k] = i

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -193,4 +195,64 @@ func TestExplainHTMLOddTrace(t *testing.T) {
 	if strings.Contains(html, "<script>alert") || strings.Count(html, "</script>") != 1 {
 		t.Error("trace text reached the page unescaped")
 	}
+}
+
+// TestExplainHTMLLabelsLegendAndNames reads the page without a browser:
+// every bar carries a label (the page draws it inside or after the bar);
+// the legend explains the labels' shorthand (a1, w2) and the time format;
+// no trace line names its actor twice; every time on the page is in the
+// trace's format.
+func TestExplainHTMLLabelsLegendAndNames(t *testing.T) {
+	s, r := explainFailingRun(t)
+	page := string(renderExplain(t, s, r))
+	var data struct {
+		Items []struct {
+			K, S, L string
+			X, X2   int
+			NX      int `json:"nx"`
+		} `json:"items"`
+	}
+	m := regexp.MustCompile(`var D = (\{.*\});`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no timeline data on the page")
+	}
+	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
+		t.Fatal(err)
+	}
+	bars, short := 0, 0
+	for _, it := range data.Items {
+		if it.S != "bar" {
+			continue
+		}
+		bars++
+		if it.L == "" {
+			t.Errorf("bar %s at x=%d has no label", it.K, it.X)
+		}
+		if it.X2-it.X < 60 {
+			short++
+		}
+	}
+	if bars == 0 || short == 0 {
+		t.Fatalf("%d bars, %d short: the run does not exercise short bars", bars, short)
+	}
+	legend := page[strings.Index(page, `<div class="legend">`):strings.Index(page, `<div class="controls">`)]
+	for _, want := range []string{">a1<", ">a2<", "w2", "&rarr; pending", "intent backoff", "intent due", "alarm armed", "host restart", "violation", "injected fault", "0000012.345"} {
+		if !strings.Contains(legend, want) {
+			t.Errorf("legend lacks %q", want)
+		}
+	}
+	for _, l := range r.Trace.Lines() {
+		f := strings.Fields(l)
+		if len(f) < 3 || !strings.HasPrefix(f[1], "#") {
+			continue
+		}
+		if strings.Count(l, f[1]+" ") > 1 {
+			t.Errorf("trace line names its actor twice: %s", l)
+		}
+	}
+	if want := fmt.Sprintf("(%d steps, as the scenario file lists them)", scenarios.Steps(s.Ops)); !strings.Contains(page, want) || !strings.Contains(page, fmt.Sprintf("steps=%d", scenarios.Steps(s.Ops))) {
+		t.Errorf("page does not count %d steps in both places", scenarios.Steps(s.Ops))
+	}
+	unescaped := strings.NewReplacer("&#43;", "+", "\\u002b", "+", "&rarr;", "→").Replace(page)
+	checkOneTimeFormat(t, unescaped)
 }

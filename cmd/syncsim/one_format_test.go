@@ -72,7 +72,7 @@ func TestGeneratedScenariosHaveTheStepsAskedFor(t *testing.T) {
 var (
 	goDurationRe = regexp.MustCompile(`(\+|\b(at|to|notBefore)=)\d+(\.\d+)?(ms|s|m|h)\b`)
 	bareNBRe     = regexp.MustCompile(`notBefore[= ]\d`)
-	notBeforeRe  = regexp.MustCompile(`notBefore[= ](\S+?)[ }\n]`)
+	notBeforeRe  = regexp.MustCompile(`notBefore[= ]([+-]?\d[\d.]*)`)
 )
 
 func checkOneTimeFormat(t *testing.T, text string) {
@@ -81,12 +81,15 @@ func checkOneTimeFormat(t *testing.T, text string) {
 		if strings.HasPrefix(line, "advance ") || strings.HasPrefix(strings.TrimSpace(line), "advance ") || strings.HasPrefix(line, "run ") {
 			continue // a scenario's input: durations, not times
 		}
-		if goDurationRe.MatchString(line) || bareNBRe.MatchString(line) {
-			t.Errorf("a time not in the trace's format: %q", line)
+		if m := goDurationRe.FindString(line); m != "" {
+			t.Errorf("a time not in the trace's format: %q in %.200q", m, line)
 		}
-		for _, m := range notBeforeRe.FindAllStringSubmatch(line+"\n", -1) {
+		if m := bareNBRe.FindString(line); m != "" {
+			t.Errorf("a notBefore not in the trace's format: %q in %.200q", m, line)
+		}
+		for _, m := range notBeforeRe.FindAllStringSubmatch(line, -1) {
 			if offsetRe.FindString(m[1]) != m[1] {
-				t.Errorf("notBefore %q in %q", m[1], line)
+				t.Errorf("notBefore %q in %.200q", m[1], line)
 			}
 		}
 	}
