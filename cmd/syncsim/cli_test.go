@@ -376,6 +376,18 @@ func TestShrinkWritesAReplayableFile(t *testing.T) {
 	if code, _, errs := syncsim(t, "shrink", out, "-o", out2, "-json"); code != exitOK {
 		t.Errorf("shrink FILE -o OUT: exit %d: %s", code, errs)
 	}
+	// Each file's Replay comment names the corpus test it will be as that
+	// file: never the input's name nor a generated one.
+	for file, test := range map[string]string{out: "small", out2: "again"} {
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "# Replay: go test ./scenarios -run 'TestCorpus/" + test + "$'"
+		if got := regexp.MustCompile(`(?m)^# Replay: .*`).FindString(string(text)); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: Replay comment %q, want %q", filepath.Base(file), got, want)
+		}
+	}
 	clean := formatCase(t, scenarios.FromSeed(1, scenarios.DefaultConfig), "")
 	if code, _, errs := syncsim(t, "shrink", clean); code != exitUsage || !strings.Contains(errs, "nothing to shrink") {
 		t.Errorf("shrink of a passing scenario: exit %d, %q", code, errs)
