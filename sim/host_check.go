@@ -231,7 +231,7 @@ func (h *Host) Liveness() *Violation {
 		// push-count: Workspace.Push returns the changes the runtime
 		// acknowledged to it (SPEC 5.1), read from the runtime's record.
 		if want := expectedPushCount(c.AppendRecordSince(nil, tailFrom[i]), tailNames[i]); tailPushed[i] != want {
-			return h.fail("push-count", fmt.Sprintf("tail push %s: returned %d, the runtime acknowledged %d changes to it", h.names[i], tailPushed[i], want))
+			return h.fail("push-count", fmt.Sprintf("tail push %s: expected %d (the changes the runtime acknowledged), got %d", h.names[i], want, tailPushed[i]))
 		}
 	}
 	for i, c := range h.containers {
