@@ -274,8 +274,8 @@ func appendCursor(b []byte, c scheduler.Cursor) []byte {
 	return append(b, '}')
 }
 
-// Record returns every call so far, in order.
-func (c *Container) Record() []Call {
+// recordAll returns every call so far, in order.
+func (c *Container) recordAll() []Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.record.appendSince(nil, 0)
@@ -384,9 +384,9 @@ type PullRecord struct {
 	StreamFault Kind
 }
 
-// Pulls summarises every fetch actor made after mark, in order; an empty
+// pullsSince summarises every fetch actor made after mark, in order; an empty
 // actor matches every actor.
-func (c *Container) Pulls(mark int, actor string) []PullRecord {
+func (c *Container) pullsSince(mark int, actor string) []PullRecord {
 	return SummarisePulls(c.RecordSince(mark), actor)
 }
 
@@ -432,10 +432,10 @@ func SummarisePulls(calls []Call, actor string) []PullRecord {
 	return out
 }
 
-// LastPull summarises the last fetch actor made (an empty actor matches
+// lastPull summarises the last fetch actor made (an empty actor matches
 // every actor); ok is false when there was none.
-func (c *Container) LastPull(actor string) (pr PullRecord, ok bool) {
-	all := c.Pulls(0, actor)
+func (c *Container) lastPull(actor string) (pr PullRecord, ok bool) {
+	all := c.pullsSince(0, actor)
 	if len(all) == 0 {
 		return PullRecord{}, false
 	}
