@@ -31,6 +31,18 @@ const maxRetryOption = 1<<53 - 1
 // MaxDelay < InitialDelay is accepted and every delay is then MaxDelay.
 func New(opts Options) (*Workspace, error) { return newWorkspace(opts, 0) }
 
+// init hands workspace/planttest its way to build a workspace with bugs
+// planted, without an exported field or function here.
+func init() {
+	plant.New = func(opts any, bugs plant.Set) (any, error) {
+		o, ok := opts.(Options)
+		if !ok {
+			panic("workspace: plant.New wants a workspace.Options")
+		}
+		return newWorkspace(o, bugs)
+	}
+}
+
 // newWorkspace is New with the planted bugs mut (zero: the correct code),
 // which only syncsim's harness sets, through workspace/planttest.
 func newWorkspace(opts Options, mut plant.Set) (*Workspace, error) {
