@@ -159,8 +159,8 @@ func (c *Container) Arm(a Armed) error {
 	return nil
 }
 
-// ArmedFaults returns the faults armed and not yet fired, in order.
-func (c *Container) ArmedFaults() []Armed {
+// armedFaults returns the faults armed and not yet fired, in order.
+func (c *Container) armedFaults() []Armed {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.armed)

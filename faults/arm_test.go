@@ -62,7 +62,7 @@ func TestArmConsumesNoDraws(t *testing.T) {
 			}
 		}
 		var b strings.Builder
-		for _, call := range c.Record() {
+		for _, call := range c.recordAll() {
 			b.WriteString(call.String() + "\n")
 		}
 		return b.String()
@@ -83,7 +83,7 @@ func TestArmFiresOnceInOrder(t *testing.T) {
 	for i := range 2 {
 		_, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{})
 		checkInjected(t, err, TransportPostDispatch)
-		if rec := c.Record(); !rec[len(rec)-1].Armed || !strings.HasSuffix(rec[len(rec)-1].String(), `fault transport-post-dispatch armed err "injected transport-post-dispatch: websocket closed after the call was dispatched"`) {
+		if rec := c.recordAll(); !rec[len(rec)-1].Armed || !strings.HasSuffix(rec[len(rec)-1].String(), `fault transport-post-dispatch armed err "injected transport-post-dispatch: websocket closed after the call was dispatched"`) {
 			t.Errorf("fetch %d: record %s", i, rec[len(rec)-1])
 		}
 		h = mustConnect(t, c)
@@ -91,7 +91,7 @@ func TestArmFiresOnceInOrder(t *testing.T) {
 	if _, err := h.Sync().FetchChanges(ctx, workspace.FetchRequest{}); err != nil {
 		t.Fatalf("third fetch: %v", err)
 	}
-	if left := c.ArmedFaults(); len(left) != 0 {
+	if left := c.armedFaults(); len(left) != 0 {
 		t.Fatalf("armed faults left: %v", left)
 	}
 }
@@ -116,7 +116,7 @@ func TestArmStreamAfter(t *testing.T) {
 			served++
 		}
 		checkInjected(t, err, TransportMidStream)
-		pr, _ := c.LastPull("-")
+		pr, _ := c.lastPull("-")
 		if served != tc.served || pr.StreamFault != TransportMidStream || pr.Entries != tc.served {
 			t.Errorf("after=%d: served %d, pull %+v", tc.after, served, pr)
 		}
@@ -158,7 +158,7 @@ func TestArmCrashAtFetch(t *testing.T) {
 	if !strings.Contains(err.Error(), "container exited") || !workspace.IsTransportFailure(err) {
 		t.Fatalf("crash at fetch: %v", err)
 	}
-	if c.Alive() {
+	if c.alive() {
 		t.Fatal("container alive after an armed crash")
 	}
 	// Crash(0): the next connect relaunches a new runtime with an empty log.
@@ -184,7 +184,7 @@ func TestArmLostIdentityProceeds(t *testing.T) {
 		t.Fatalf("new connections report %s", id)
 	}
 	var exec Call
-	for _, call := range c.Record() {
+	for _, call := range c.recordAll() {
 		if call.Op == OpExec {
 			exec = call
 		}

@@ -140,9 +140,6 @@ func (c *Container) drawLocked(k Kind) bool {
 	return c.faultsOn && c.profile.draw(c.rng, k)
 }
 
-// Backend returns the backend id the container was created for.
-func (c *Container) Backend() string { return c.backend }
-
 // PlantSecrets makes every error the container injects from now on carry a
 // fake credential from s (see Secrets); nil stops it.
 func (c *Container) PlantSecrets(s *Secrets) {
@@ -247,9 +244,9 @@ func (c *Container) RuntimeID() (id string, ok bool) {
 	return c.reported, c.reportedOK
 }
 
-// Alive reports whether the process is running (false between Crash and
+// alive reports whether the process is running (false between Crash and
 // the relaunch).
-func (c *Container) Alive() bool {
+func (c *Container) alive() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return !c.crashed
@@ -264,9 +261,9 @@ func (c *Container) LogEpoch() int {
 	return c.wipes - 1
 }
 
-// Epoch counts the crashes, restarts, lost identities and log truncations
+// epochCount counts the crashes, restarts, lost identities and log truncations
 // since creation.
-func (c *Container) Epoch() int {
+func (c *Container) epochCount() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.epoch
@@ -276,7 +273,7 @@ func (c *Container) Epoch() int {
 // the one behind it with its whole log: no crash, restart, lost identity or
 // truncation since creation. The liveness property holds such backends to
 // local files equal to remote files.
-func (c *Container) Survived() bool { return c.Epoch() == 0 }
+func (c *Container) Survived() bool { return c.epochCount() == 0 }
 
 // Files returns the remote's live files (tombstones left out), sorted by
 // path, each with the rev that last changed it.
@@ -331,8 +328,8 @@ func (c *Container) watermarksLocked() workspace.Watermarks {
 	return workspace.Watermarks{CurrentRev: c.currentRev, FetchCursor: c.fetchCursor}
 }
 
-// Writes counts the container-side writes and deletes commands have made.
-func (c *Container) Writes() int {
+// writeCount counts the container-side writes and deletes commands have made.
+func (c *Container) writeCount() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.writes
@@ -345,8 +342,8 @@ func (c *Container) Execs() []Execution {
 	return slices.Clone(c.execs)
 }
 
-// ExecCount counts the commands that ran in process runtimeID.
-func (c *Container) ExecCount(runtimeID string) int {
+// execCount counts the commands that ran in process runtimeID.
+func (c *Container) execCount(runtimeID string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0

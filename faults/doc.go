@@ -13,8 +13,9 @@
 //     tests pass NoHooks.
 //  3. Drive scenario operations (Crash, Restart, LoseIdentity, TruncateLog,
 //     DropConnections) from the driver, outside any actor.
-//  4. After each operation, read Container.RecordSince(mark), Pulls and
-//     Scheduler.CallsSince(mark) to feed the trace and the model.
+//  4. After each operation, read Container.RecordSince(mark) (or
+//     AppendRecordSince) and Scheduler.CallsSince(mark) to feed the trace
+//     and the model.
 //  5. For the fault-free liveness tail call SetFaults(false) on every
 //     container and on the store, then compare Container.Files with the
 //     host's files for every container that Survived.

@@ -50,7 +50,7 @@ func TestTransportPreDispatch(t *testing.T) {
 	h := mustConnect(t, c)
 	_, err := h.Exec(ctx, "write 3")
 	checkInjected(t, err, TransportPreDispatch)
-	if len(c.Execs()) != 0 || c.Writes() != 0 {
+	if len(c.Execs()) != 0 || c.writeCount() != 0 {
 		t.Errorf("pre-dispatch failure ran the command: %+v", c.Execs())
 	}
 	h = mustConnect(t, c)
@@ -66,8 +66,8 @@ func TestTransportPostDispatch(t *testing.T) {
 	h := mustConnect(t, c)
 	_, err := h.Exec(ctx, "write 3")
 	checkInjected(t, err, TransportPostDispatch)
-	if len(c.Execs()) != 1 || c.Writes() != 3 {
-		t.Errorf("post-dispatch: the command must have run: execs %+v writes %d", c.Execs(), c.Writes())
+	if len(c.Execs()) != 1 || c.writeCount() != 3 {
+		t.Errorf("post-dispatch: the command must have run: execs %+v writes %d", c.Execs(), c.writeCount())
 	}
 	// The connection is dead now; the next call fails without a fault of
 	// its own.
@@ -75,7 +75,7 @@ func TestTransportPostDispatch(t *testing.T) {
 	if !workspace.IsTransportFailure(err) || faultOf(err) != TransportPostDispatch {
 		t.Errorf("call on broken connection: %v", err)
 	}
-	if rec := c.Record(); rec[len(rec)-1].Fault != NoFault {
+	if rec := c.recordAll(); rec[len(rec)-1].Fault != NoFault {
 		t.Errorf("consequent error recorded as a fault: %s", rec[len(rec)-1])
 	}
 
@@ -120,7 +120,7 @@ func TestTransportMidStream(t *testing.T) {
 		if served > 5 {
 			t.Fatalf("served %d > 5", served)
 		}
-		got, ok := c.LastPull("-")
+		got, ok := c.lastPull("-")
 		if !ok || got.Entries != served || got.StreamFault != TransportMidStream || got.EOF || got.ClosedEarly {
 			t.Errorf("seed %d: pull record %+v, served %d", seed, got, served)
 		}
@@ -167,7 +167,7 @@ func TestCrash(t *testing.T) {
 	h := mustConnect(t, c)
 	run(t, h, "write 2")
 	c.Crash(2)
-	if c.Alive() || c.Survived() {
+	if c.alive() || c.Survived() {
 		t.Fatal("crashed container alive or survived")
 	}
 	_, err := h.Exec(ctx, "true")
@@ -182,16 +182,16 @@ func TestCrash(t *testing.T) {
 	if id, ok := h.RuntimeID(); !ok || id != "b1-rt2" {
 		t.Errorf("relaunched runtime = %q %t, want b1-rt2", id, ok)
 	}
-	if !c.Alive() || len(c.Files()) != 0 || c.Watermarks().CurrentRev != 1 {
+	if !c.alive() || len(c.Files()) != 0 || c.Watermarks().CurrentRev != 1 {
 		t.Errorf("relaunch must be a fresh process: %s files %v", c, c.Files())
 	}
-	if rec := c.Record(); !rec[len(rec)-2].Relaunched {
+	if rec := c.recordAll(); !rec[len(rec)-2].Relaunched {
 		t.Errorf("connect not recorded as relaunch: %s", rec[len(rec)-2])
 	}
 	// Restart ends a crash at once.
 	c.Crash(5)
 	c.Restart()
-	if h := mustConnect(t, c); !c.Alive() {
+	if h := mustConnect(t, c); !c.alive() {
 		t.Errorf("restart did not end crash: %v", h)
 	}
 }
@@ -220,11 +220,11 @@ func TestRestart(t *testing.T) {
 	if w != (workspace.Watermarks{CurrentRev: 1}) || len(c.Files()) != 0 {
 		t.Errorf("restart must truncate: %+v %v", w, c.Files())
 	}
-	if c.Survived() || c.Epoch() != 1 {
-		t.Errorf("survived %t epoch %d", c.Survived(), c.Epoch())
+	if c.Survived() || c.epochCount() != 1 {
+		t.Errorf("survived %t epoch %d", c.Survived(), c.epochCount())
 	}
 	run(t, h, "true")
-	if c.ExecCount("b1-rt1") != 1 || c.ExecCount("b1-rt2") != 1 {
+	if c.execCount("b1-rt1") != 1 || c.execCount("b1-rt2") != 1 {
 		t.Errorf("exec counts per runtime: %+v", c.Execs())
 	}
 }
@@ -249,8 +249,8 @@ func TestLoseIdentity(t *testing.T) {
 	if _, ok := mustConnect(t, c).RuntimeID(); ok {
 		t.Error("LoseIdentity(true): connection reports an id")
 	}
-	if c.Epoch() != 2 || c.Watermarks().CurrentRev != 2 {
-		t.Errorf("epoch %d watermarks %+v", c.Epoch(), c.Watermarks())
+	if c.epochCount() != 2 || c.Watermarks().CurrentRev != 2 {
+		t.Errorf("epoch %d watermarks %+v", c.epochCount(), c.Watermarks())
 	}
 	// The command runs in the same process whatever the connection reports.
 	run(t, h, "true")
@@ -331,7 +331,7 @@ func workload(seed uint64) string {
 			c.Restart()
 		}
 	}
-	for _, call := range c.Record() {
+	for _, call := range c.recordAll() {
 		b.WriteString(call.String())
 		b.WriteByte('\n')
 	}
@@ -382,15 +382,15 @@ func TestRecordContents(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("record (-want +got):\n%s", diff)
 	}
-	pulls := c.Pulls(mark, "-")
+	pulls := c.pullsSince(mark, "-")
 	if len(pulls) != 1 || !pulls[0].ClosedEarly || pulls[0].Entries != 1 || pulls[0].CurrentCursor != through || pulls[0].RuntimeID != "b1-rt1" {
 		t.Errorf("pulls = %+v", pulls)
 	}
-	if _, ok := c.LastPull("nobody"); ok {
+	if _, ok := c.lastPull("nobody"); ok {
 		t.Error("LastPull of an actor that never pulled")
 	}
 	drain(t, h, scheduler.Baseline, nil)
-	if p, _ := c.LastPull(""); !p.EOF || p.Entries != 2 || p.ClosedEarly {
+	if p, _ := c.lastPull(""); !p.EOF || p.Entries != 2 || p.ClosedEarly {
 		t.Errorf("drained pull = %+v", p)
 	}
 }
@@ -429,7 +429,7 @@ func TestBlockPoints(t *testing.T) {
 	if diff := cmp.Diff(want, hooks.points); diff != "" {
 		t.Errorf("block points (-want +got):\n%s", diff)
 	}
-	for _, call := range c.Record() {
+	for _, call := range c.recordAll() {
 		if call.Actor != "exec#1" {
 			t.Errorf("call %s: actor %q", call, call.Actor)
 		}

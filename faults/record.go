@@ -3,6 +3,7 @@ package faults
 import (
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
 )
@@ -88,11 +89,30 @@ func (c Call) String() string { return string(c.AppendText(make([]byte, 0, 96)))
 // trace line per call), so it appends with strconv instead of fmt; the text
 // is byte-for-byte what the fmt verbs gave (%d, %s, %t, %q).
 func (c Call) AppendText(b []byte) []byte {
+	return c.appendBody(appendSeqActor(b, c.Seq, c.Actor))
+}
+
+// AppendTrace appends the call as the simulator's trace prints it: String's
+// line without the actor, which the trace line names already.
+func (c Call) AppendTrace(b []byte) []byte {
+	return c.appendBody(appendSeq(b, c.Seq))
+}
+
+// appendSeq appends "#<seq> ".
+func appendSeq(b []byte, seq int) []byte {
 	b = append(b, '#')
-	b = strconv.AppendInt(b, int64(c.Seq), 10)
-	b = append(b, ' ')
-	b = append(b, c.Actor...)
-	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(seq), 10)
+	return append(b, ' ')
+}
+
+// appendSeqActor appends "#<seq> <actor> ".
+func appendSeqActor(b []byte, seq int, actor string) []byte {
+	b = append(appendSeq(b, seq), actor...)
+	return append(b, ' ')
+}
+
+// appendBody appends everything after the sequence number and actor.
+func (c Call) appendBody(b []byte) []byte {
 	b = append(b, c.Op...)
 	b = append(b, " conn "...)
 	b = strconv.AppendInt(b, int64(c.Conn), 10)
@@ -175,11 +195,22 @@ func (c Call) AppendText(b []byte) []byte {
 // AppendText appends StoreCall.String's line to b, with strconv instead
 // of fmt: one trace line per store call.
 func (sc StoreCall) AppendText(b []byte) []byte {
-	b = append(b, '#')
-	b = strconv.AppendInt(b, int64(sc.Seq), 10)
-	b = append(b, ' ')
-	b = append(b, sc.Actor...)
-	b = append(b, " store-"...)
+	return sc.appendBody(appendSeqActor(b, sc.Seq, sc.Actor), appendUnixMilli)
+}
+
+// AppendTrace appends the call as the simulator's trace prints it: String's
+// line without the actor (the trace line names it already), with an
+// intent's NotBefore written by at (the trace's own time format).
+func (sc StoreCall) AppendTrace(b []byte, at func([]byte, time.Time) []byte) []byte {
+	return sc.appendBody(appendSeq(b, sc.Seq), at)
+}
+
+// appendUnixMilli writes t as scheduler.Intent.String does.
+func appendUnixMilli(b []byte, t time.Time) []byte { return strconv.AppendInt(b, t.UnixMilli(), 10) }
+
+// appendBody appends everything after the sequence number and actor.
+func (sc StoreCall) appendBody(b []byte, at func([]byte, time.Time) []byte) []byte {
+	b = append(b, "store-"...)
 	b = append(b, sc.Op...)
 	b = append(b, ' ')
 	b = append(b, sc.Backend...)
@@ -188,13 +219,14 @@ func (sc StoreCall) AppendText(b []byte) []byte {
 	}
 	if sc.Intent != nil {
 		b = append(b, ' ')
-		b = appendIntent(b, *sc.Intent)
+		b = AppendIntent(b, *sc.Intent, at)
 	}
 	return appendFault(b, sc.Fault, false, sc.Err)
 }
 
-// appendIntent appends scheduler.Intent.String's form without fmt.
-func appendIntent(b []byte, in scheduler.Intent) []byte {
+// AppendIntent appends scheduler.Intent.String's form without fmt, with
+// NotBefore written by at (the simulator's trace passes its time format).
+func AppendIntent(b []byte, in scheduler.Intent, at func([]byte, time.Time) []byte) []byte {
 	b = append(b, "{backend "...)
 	b = append(b, in.Backend...)
 	if in.RuntimeID != nil {
@@ -208,7 +240,7 @@ func appendIntent(b []byte, in scheduler.Intent) []byte {
 	b = append(b, " attempt "...)
 	b = strconv.AppendInt(b, int64(in.Attempt), 10)
 	b = append(b, " notBefore "...)
-	b = strconv.AppendInt(b, in.NotBefore.UnixMilli(), 10)
+	b = at(b, in.NotBefore)
 	return append(b, '}')
 }
 
@@ -242,8 +274,8 @@ func appendCursor(b []byte, c scheduler.Cursor) []byte {
 	return append(b, '}')
 }
 
-// Record returns every call so far, in order.
-func (c *Container) Record() []Call {
+// recordAll returns every call so far, in order.
+func (c *Container) recordAll() []Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.record.appendSince(nil, 0)
@@ -352,9 +384,9 @@ type PullRecord struct {
 	StreamFault Kind
 }
 
-// Pulls summarises every fetch actor made after mark, in order; an empty
+// pullsSince summarises every fetch actor made after mark, in order; an empty
 // actor matches every actor.
-func (c *Container) Pulls(mark int, actor string) []PullRecord {
+func (c *Container) pullsSince(mark int, actor string) []PullRecord {
 	return SummarisePulls(c.RecordSince(mark), actor)
 }
 
@@ -400,10 +432,10 @@ func SummarisePulls(calls []Call, actor string) []PullRecord {
 	return out
 }
 
-// LastPull summarises the last fetch actor made (an empty actor matches
+// lastPull summarises the last fetch actor made (an empty actor matches
 // every actor); ok is false when there was none.
-func (c *Container) LastPull(actor string) (pr PullRecord, ok bool) {
-	all := c.Pulls(0, actor)
+func (c *Container) lastPull(actor string) (pr PullRecord, ok bool) {
+	all := c.pullsSince(0, actor)
 	if len(all) == 0 {
 		return PullRecord{}, false
 	}

@@ -162,8 +162,8 @@ func TestCommandExitSuffixKeepsWrites(t *testing.T) {
 	if got := run(t, h, "write 2; exit 42"); got != 42 {
 		t.Fatalf("exit %d, want 42", got)
 	}
-	if c.Writes() != 2 {
-		t.Fatalf("writes %d, want 2: a failing exit status must not undo the command's writes", c.Writes())
+	if c.writeCount() != 2 {
+		t.Fatalf("writes %d, want 2: a failing exit status must not undo the command's writes", c.writeCount())
 	}
 }
 
@@ -182,10 +182,10 @@ func TestCommands(t *testing.T) {
 			t.Errorf("%q: exit %d, want %d", tc.cmd, got, tc.code)
 		}
 	}
-	if c.Writes() != 0 || c.Watermarks().CurrentRev != 1 {
-		t.Errorf("commands without writes wrote: writes %d, %+v", c.Writes(), c.Watermarks())
+	if c.writeCount() != 0 || c.Watermarks().CurrentRev != 1 {
+		t.Errorf("commands without writes wrote: writes %d, %+v", c.writeCount(), c.Watermarks())
 	}
-	if n := c.ExecCount("b1-rt1"); n != 11 {
+	if n := c.execCount("b1-rt1"); n != 11 {
 		t.Errorf("ExecCount = %d, want 11", n)
 	}
 }

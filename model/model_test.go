@@ -108,7 +108,7 @@ func TestStoreCallMismatchIsReported(t *testing.T) {
 	o := Options{InitialDelay: time.Second, MaxDelay: time.Minute, MaxAttempts: 5}
 	s := FromIntents([]scheduler.Intent{{Backend: "x", Attempt: 1, NotBefore: t0}})
 	_, _, err := s.Retry(o, "x", t0, Pull{Kind: PullComplete}, []StoreCall{{Op: "get", Backend: "x"}, {Op: "schedule", Backend: "x"}})
-	if err == nil || err.Error() != "model expected store call clear x, SUT made schedule x" {
+	if err == nil || err.Error() != "expected store call clear x (the model), got schedule x" {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -46,12 +46,12 @@ func (c *calls) take(op, backend string) (failed bool, err error) {
 // takeCall is take returning the whole recorded call.
 func (c *calls) takeCall(op, backend string) (StoreCall, error) {
 	if c.next >= len(c.list) {
-		return StoreCall{}, fmt.Errorf("model expected store call %s %s, SUT made none", op, backend)
+		return StoreCall{}, fmt.Errorf("expected store call %s %s (the model), got none", op, backend)
 	}
 	got := c.list[c.next]
 	c.next++
 	if got.Op != op || got.Backend != backend {
-		return StoreCall{}, fmt.Errorf("model expected store call %s %s, SUT made %s", op, backend, got)
+		return StoreCall{}, fmt.Errorf("expected store call %s %s (the model), got %s", op, backend, got)
 	}
 	return got, nil
 }
@@ -72,7 +72,7 @@ func (c *calls) schedule(o Options, backend string, attempt int, runtime *string
 // done reports calls the SUT made beyond what the model expected.
 func (c *calls) done() error {
 	if c.next < len(c.list) {
-		return fmt.Errorf("SUT made unexpected store calls %v", c.list[c.next:])
+		return fmt.Errorf("expected store calls %v (the model), got %v", c.list[:c.next], c.list)
 	}
 	return nil
 }

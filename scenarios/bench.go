@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -20,13 +21,6 @@ import (
 // where waiting is the point (clock.Mock sleeps) and is reported next to
 // every rate.
 
-// BenchTraceKeep is the trace lines a benchmarked run holds, as a sweep
-// does (cmd/syncsim keeps 64): the hash still covers every line.
-const BenchTraceKeep = 64
-
-// BenchShape names the scenario shape every rate is measured on.
-const BenchShape = "FromSeed(seed, DefaultConfig): 2 backends, 30 ops, memory store, swarm fault profile per seed"
-
 // Limits of the measurement (STYLE 13): every loop below is bounded.
 const (
 	// growthShortSteps and growthLongSteps are the Config.Steps whose
@@ -43,19 +37,6 @@ const (
 	benchRounds = 3
 )
 
-// BenchOptions size a benchmark run.
-type BenchOptions struct {
-	// Seeds is the large sweep's seed count; the small sweep runs a tenth
-	// of it. 0: 100,000 (20,000 with Quick).
-	Seeds int
-	// Quick shrinks every sample for a fast run (tests, a first look).
-	Quick bool
-	// Workers run the sweeps in parallel (0: GOMAXPROCS).
-	Workers int
-	// Progress, when set, is told each phase as it starts.
-	Progress func(phase string)
-}
-
 // benchSizes are the sample sizes of one benchmark run.
 type benchSizes struct {
 	large, small int // sweep seeds
@@ -64,7 +45,8 @@ type benchSizes struct {
 	short, long  int // passing runs at growthShortSteps and growthLongSteps
 }
 
-func (o BenchOptions) sizes() benchSizes {
+// benchSizesOf sizes a run of o.
+func benchSizesOf(o benchapi.Options) benchSizes {
 	z := benchSizes{large: 100_000, paired: 2000, mock: 40, short: 400, long: 6}
 	if o.Quick {
 		z = benchSizes{large: 20_000, paired: 200, mock: 5, short: 40, long: 2}
@@ -77,85 +59,10 @@ func (o BenchOptions) sizes() benchSizes {
 	return z
 }
 
-// BenchReport is what Bench measured. Rates are per core (per CPU second).
-type BenchReport struct {
-	Shape   string
-	Workers int
-
-	ScenariosPerSec     float64 // default scenarios per CPU second, large sweep
-	EventsPerSec        float64 // trace events per CPU second, large sweep
-	TimeCompression     float64 // simulated seconds per CPU second, large sweep
-	ScenariosPerSecWall float64 // large sweep seeds / wall second / workers
-
-	OverheadRatio        float64 // harness CPU / direct-runner CPU, same seeds
-	VsClockMock          float64 // clock.Mock wall / simulator wall, same seeds
-	DeterminismCostRatio float64 // double run + hash compare CPU / single run CPU
-	Growth               float64 // per-step CPU at 5,000 steps / at 50
-
-	HarnessMicros float64 // CPU µs per default scenario (paired sample)
-	DirectMicros  float64 // CPU µs per default scenario, direct runner
-	MockMillis    float64 // wall ms per scenario with clock.Mock
-	MockMoves     float64 // clock.Mock moves per scenario
-	StepMicros50  float64 // CPU µs per step at 50 steps
-	StepMicros5k  float64 // CPU µs per step at 5,000 steps
-
-	PeakHeapBytesSmall, PeakHeapBytesLarge uint64
-	SeedsSmall, SeedsLarge                 int
-	PairedSeeds, MockSeeds                 int
-	// Violations counts sweep seeds that broke a property (they still
-	// count as scenarios run; the bench does not judge the SUT).
-	Violations int
-}
-
-// BenchTarget is one goal a figure is held to.
-type BenchTarget struct {
-	Name   string
-	Value  float64
-	Bound  float64
-	AtMost bool // the value must be <= Bound (else >= Bound)
-}
-
-// Pass reports whether the value meets the bound.
-func (t BenchTarget) Pass() bool {
-	if t.AtMost {
-		return t.Value <= t.Bound
-	}
-	return t.Value >= t.Bound
-}
-
-// String renders the bound as "<= 3" or ">= 1000".
-func (t BenchTarget) String() string {
-	op := ">="
-	if t.AtMost {
-		op = "<="
-	}
-	return fmt.Sprintf("%s %g", op, t.Bound)
-}
-
-// maxHeapGrowth is how much larger the large sweep's heap peak may be than
-// the small sweep's for memory to count as flat in the number of seeds.
-const maxHeapGrowth = 1.5
-
-// Targets returns the figures with their goals, in report order.
-func (r BenchReport) Targets() []BenchTarget {
-	heap := 0.0
-	if r.PeakHeapBytesSmall > 0 {
-		heap = float64(r.PeakHeapBytesLarge) / float64(r.PeakHeapBytesSmall)
-	}
-	return []BenchTarget{
-		{Name: "scenarios_per_sec", Value: r.ScenariosPerSec, Bound: 1000},
-		{Name: "overhead_ratio", Value: r.OverheadRatio, Bound: 3, AtMost: true},
-		{Name: "vs_clock_mock", Value: r.VsClockMock, Bound: 300},
-		{Name: "determinism_cost_ratio", Value: r.DeterminismCostRatio, Bound: 2.2, AtMost: true},
-		{Name: "growth", Value: r.Growth, Bound: 1.5, AtMost: true},
-		{Name: "peak_heap_large_over_small", Value: heap, Bound: maxHeapGrowth, AtMost: true},
-	}
-}
-
-// Bench measures the harness. It returns an error only when a run could
-// not be set up.
-func Bench(o BenchOptions) (BenchReport, error) {
-	z := o.sizes()
+// bench measures the harness (benchrun.Bench). It returns an error only
+// when a run could not be set up.
+func bench(o benchapi.Options) (benchapi.Report, error) {
+	z := benchSizesOf(o)
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -164,7 +71,7 @@ func Bench(o BenchOptions) (BenchReport, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	r := BenchReport{Shape: BenchShape, Workers: workers, SeedsSmall: z.small, SeedsLarge: z.large,
+	r := benchapi.Report{Shape: benchapi.Shape, Workers: workers, SeedsSmall: z.small, SeedsLarge: z.large,
 		PairedSeeds: z.paired, MockSeeds: z.mock}
 
 	progress(fmt.Sprintf("harness vs direct runner vs double run, %d seeds", z.paired))
@@ -248,7 +155,7 @@ func defaultScenarios(n int) []Scenario {
 
 func runAll(ss []Scenario) error {
 	for _, s := range ss {
-		if _, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep}); err != nil {
+		if _, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep}); err != nil {
 			return fmt.Errorf("seed %d: %w", s.Seed, err)
 		}
 	}
@@ -262,28 +169,28 @@ func runAll(ss []Scenario) error {
 // the idle cores, which a sweep never has). The three alternate round by
 // round, so that a slow spell of the machine falls on all of them, and
 // each keeps its best round.
-func benchPaired(r *BenchReport, n, workers int) error {
+func benchPaired(r *benchapi.Report, n, workers int) error {
 	ss := defaultScenarios(n)
 	harness := func() error {
 		return parallel(workers, len(ss), func(i int) error {
-			_, err := Run(ss[i], RunOptions{TraceKeep: BenchTraceKeep})
+			_, err := Run(ss[i], RunOptions{TraceKeep: benchapi.TraceKeep})
 			return err
 		})
 	}
 	direct := func() error {
 		return parallel(workers, len(ss), func(i int) error {
-			_, err := RunDirect(ss[i])
+			_, err := directRun(ss[i])
 			return err
 		})
 	}
 	double := func() error {
 		return parallel(workers, len(ss), func(i int) error {
 			s := ss[i]
-			a, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep})
+			a, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep})
 			if err != nil {
 				return err
 			}
-			b, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep})
+			b, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep})
 			if err != nil {
 				return err
 			}
@@ -353,12 +260,12 @@ func bestInterleaved(fns ...func() error) ([]time.Duration, error) {
 
 // benchMock compares the wall time of the direct runner on clock.Mock with
 // the simulator's on the same seeds.
-func benchMock(r *BenchReport, n int) error {
+func benchMock(r *benchapi.Report, n int) error {
 	ss := defaultScenarios(n)
 	moves := 0
 	_, mockWall, err := measure(func() error {
 		for _, s := range ss {
-			st, err := RunDirectMock(s)
+			st, err := directRunMock(s)
 			if err != nil {
 				return fmt.Errorf("mock seed %d: %w", s.Seed, err)
 			}
@@ -381,7 +288,7 @@ func benchMock(r *BenchReport, n int) error {
 
 // benchGrowth compares the CPU per step of passing runs at 50 and 5,000
 // steps.
-func benchGrowth(r *BenchReport, short, long int) error {
+func benchGrowth(r *benchapi.Report, short, long int) error {
 	perStep := func(steps, runs int) (time.Duration, error) {
 		c := MemoryConfig
 		c.Steps = steps
@@ -391,7 +298,7 @@ func benchGrowth(r *BenchReport, short, long int) error {
 				return 0, fmt.Errorf("growth: fewer than %d of %d seeds pass at %d steps", runs, maxSeedTries, steps)
 			}
 			s := FromSeed(seed, c)
-			res, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep})
+			res, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep})
 			if err != nil {
 				return 0, err
 			}
@@ -463,7 +370,7 @@ func benchSweep(n, workers int) (sweepFigures, error) {
 					if k > int64(n) {
 						break
 					}
-					res, err := Run(FromSeed(uint64(k), MemoryConfig), RunOptions{TraceKeep: BenchTraceKeep})
+					res, err := Run(FromSeed(uint64(k), MemoryConfig), RunOptions{TraceKeep: benchapi.TraceKeep})
 					if err != nil {
 						mu.Lock()
 						firstErr = fmt.Errorf("seed %d: %w", k, err)
@@ -493,4 +400,11 @@ func benchSweep(n, workers int) (sweepFigures, error) {
 	<-sampled
 	f.cpu, f.wall, f.peakHeap = cpu, wall, peak.Load()
 	return f, firstErr
+}
+
+// init hands scenarios/benchrun the benchmark runner, which needs this
+// package's internals but is not part of its API.
+func init() {
+	benchapi.Bench = bench
+	benchapi.Strategies = benchStrategies
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim"
 	"github.com/syncsim/syncsim/workspace"
+	"github.com/syncsim/syncsim/workspace/planttest"
 )
 
 // The direct runner is the floor the harness's overhead is measured
@@ -35,62 +36,62 @@ type timeSource interface {
 	moveTo(t time.Time)
 }
 
-// ManualClock is the smallest clock.Clock the SUT can run on: Now returns
+// manualClock is the smallest clock.Clock the SUT can run on: Now returns
 // a time the owner sets. Only Now, Since and Until work; the timer methods
 // and Sleep panic, because the system under test only reads Now. It has no
 // lock: Set must not race with Now (the direct runner is one goroutine).
-type ManualClock struct {
+type manualClock struct {
 	now time.Time
 }
 
-var _ clock.Clock = (*ManualClock)(nil)
+var _ clock.Clock = (*manualClock)(nil)
 
-// NewManualClock returns a clock reading t.
-func NewManualClock(t time.Time) *ManualClock { return &ManualClock{now: t} }
+// newManualClock returns a clock reading t.
+func newManualClock(t time.Time) *manualClock { return &manualClock{now: t} }
 
 // Set moves the clock to t.
-func (c *ManualClock) Set(t time.Time) { c.now = t }
+func (c *manualClock) Set(t time.Time) { c.now = t }
 
-func (c *ManualClock) moveTo(t time.Time) { c.Set(t) }
+func (c *manualClock) moveTo(t time.Time) { c.Set(t) }
 
 // Now returns the time last Set.
-func (c *ManualClock) Now() time.Time { return c.now }
+func (c *manualClock) Now() time.Time { return c.now }
 
 // Since is Now().Sub(t).
-func (c *ManualClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+func (c *manualClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
 // Until is t.Sub(Now()).
-func (c *ManualClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
+func (c *manualClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 
 func manualOnly(method string) string {
-	return "scenarios: ManualClock." + method + " is not supported: the system under test only reads Now"
+	return "scenarios: manualClock." + method + " is not supported: the system under test only reads Now"
 }
 
-// After panics; see ManualClock.
-func (c *ManualClock) After(time.Duration) <-chan time.Time { panic(manualOnly("After")) }
+// After panics; see manualClock.
+func (c *manualClock) After(time.Duration) <-chan time.Time { panic(manualOnly("After")) }
 
-// AfterFunc panics; see ManualClock.
-func (c *ManualClock) AfterFunc(time.Duration, func()) *clock.Timer { panic(manualOnly("AfterFunc")) }
+// AfterFunc panics; see manualClock.
+func (c *manualClock) AfterFunc(time.Duration, func()) *clock.Timer { panic(manualOnly("AfterFunc")) }
 
-// Sleep panics; see ManualClock.
-func (c *ManualClock) Sleep(time.Duration) { panic(manualOnly("Sleep")) }
+// Sleep panics; see manualClock.
+func (c *manualClock) Sleep(time.Duration) { panic(manualOnly("Sleep")) }
 
-// Tick panics; see ManualClock.
-func (c *ManualClock) Tick(time.Duration) <-chan time.Time { panic(manualOnly("Tick")) }
+// Tick panics; see manualClock.
+func (c *manualClock) Tick(time.Duration) <-chan time.Time { panic(manualOnly("Tick")) }
 
-// Ticker panics; see ManualClock.
-func (c *ManualClock) Ticker(time.Duration) *clock.Ticker { panic(manualOnly("Ticker")) }
+// Ticker panics; see manualClock.
+func (c *manualClock) Ticker(time.Duration) *clock.Ticker { panic(manualOnly("Ticker")) }
 
-// Timer panics; see ManualClock.
-func (c *ManualClock) Timer(time.Duration) *clock.Timer { panic(manualOnly("Timer")) }
+// Timer panics; see manualClock.
+func (c *manualClock) Timer(time.Duration) *clock.Timer { panic(manualOnly("Timer")) }
 
-// WithDeadline panics; see ManualClock.
-func (c *ManualClock) WithDeadline(context.Context, time.Time) (context.Context, context.CancelFunc) {
+// WithDeadline panics; see manualClock.
+func (c *manualClock) WithDeadline(context.Context, time.Time) (context.Context, context.CancelFunc) {
 	panic(manualOnly("WithDeadline"))
 }
 
-// WithTimeout panics; see ManualClock.
-func (c *ManualClock) WithTimeout(context.Context, time.Duration) (context.Context, context.CancelFunc) {
+// WithTimeout panics; see manualClock.
+func (c *manualClock) WithTimeout(context.Context, time.Duration) (context.Context, context.CancelFunc) {
 	panic(manualOnly("WithTimeout"))
 }
 
@@ -104,22 +105,22 @@ func (m mockTime) moveTo(t time.Time) {
 	}
 }
 
-// DirectStats is what one direct run did.
-type DirectStats struct {
+// directStats is what one direct run did.
+type directStats struct {
 	SimDuration time.Duration
 	// Moves counts the times the runner moved the clock.
 	Moves int
 }
 
-// RunDirect applies s's ops straight to the SUT with a ManualClock (see
+// directRun applies s's ops straight to the SUT with a manualClock (see
 // the comment at the top of this file). It returns an error only when the
 // run could not be set up; the SUT's own errors are outcomes, not failures.
-func RunDirect(s Scenario) (DirectStats, error) {
-	return runDirect(s, NewManualClock(sim.Epoch))
+func directRun(s Scenario) (directStats, error) {
+	return runDirect(s, newManualClock(sim.Epoch))
 }
 
-// RunDirectMock is RunDirect with time driven through clock.Mock's Add.
-func RunDirectMock(s Scenario) (DirectStats, error) {
+// directRunMock is directRun with time driven through clock.Mock's Add.
+func directRunMock(s Scenario) (directStats, error) {
 	m := clock.NewMock()
 	m.Set(sim.Epoch)
 	return runDirect(s, mockTime{m})
@@ -141,9 +142,9 @@ type directRunner struct {
 	moves      int
 }
 
-func runDirect(s Scenario, clk timeSource) (DirectStats, error) {
+func runDirect(s Scenario, clk timeSource) (directStats, error) {
 	if err := s.Validate(); err != nil {
-		return DirectStats{}, err
+		return directStats{}, err
 	}
 	d := &directRunner{
 		s: s, clk: clk, ctx: context.Background(), profile: s.Profile,
@@ -162,17 +163,17 @@ func runDirect(s Scenario, clk timeSource) (DirectStats, error) {
 			faults.NewContainer(name, faults.NoHooks{}, sim.Stream(s.Seed, sim.FaultsLabel(name)), &d.profile))
 	}
 	if err := d.start(); err != nil {
-		return DirectStats{}, err
+		return directStats{}, err
 	}
 	for _, op := range s.Ops {
 		if err := d.apply(op); err != nil {
-			return DirectStats{}, err
+			return directStats{}, err
 		}
 	}
 	if err := d.tail(); err != nil {
-		return DirectStats{}, err
+		return directStats{}, err
 	}
-	return DirectStats{SimDuration: d.clk.Now().Sub(sim.Epoch), Moves: d.moves}, nil
+	return directStats{SimDuration: d.clk.Now().Sub(sim.Epoch), Moves: d.moves}, nil
 }
 
 // start builds a workspace over the durable stores: a host start.
@@ -181,7 +182,7 @@ func (d *directRunner) start() error {
 	for i, c := range d.containers {
 		backends[i] = workspace.BackendConfig{ID: d.names[i], Backend: c}
 	}
-	var mutant workspace.Mutant
+	var mutant planttest.Set
 	if d.s.Config.Bug != "" {
 		bug, _ := BugByName(d.s.Config.Bug)
 		mutant = bug.mutant
@@ -190,10 +191,10 @@ func (d *directRunner) start() error {
 	if d.s.Config.Scheduler == schedulerNone {
 		sched = nil
 	}
-	ws, err := workspace.New(workspace.Options{
+	ws, err := planttest.New(workspace.Options{
 		Backends: backends, Clock: d.clk, Scheduler: sched, Retry: d.s.Config.Retry,
-		Store: d.store, Mutant: mutant, PushBatch: d.s.Config.pushBudget(),
-	})
+		Store: d.store, PushBatch: d.s.Config.pushBudget(),
+	}, mutant)
 	if err != nil {
 		return fmt.Errorf("scenarios: direct runner: %w", err)
 	}

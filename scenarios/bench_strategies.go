@@ -2,9 +2,9 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
 	"runtime"
 	"sync/atomic"
-	"time"
 
 	"github.com/syncsim/syncsim/sim"
 )
@@ -14,34 +14,10 @@ import (
 // holds and what they cost, as bugs found per CPU minute. A failing seed is
 // one find: each is a distinct scenario that a hunt would have stopped at.
 
-// StrategyBenchOptions size a strategy benchmark.
-type StrategyBenchOptions struct {
-	// Seeds per bug and strategy, from FirstSeed (0: 2000 and 1).
-	Seeds     int
-	FirstSeed uint64
-	// Workers run seeds in parallel (0: GOMAXPROCS).
-	Workers int
-	// Bugs limits the bugs (nil: all of Bugs).
-	Bugs []Bug
-	// Progress, when set, is told each bug as it starts.
-	Progress func(bug string)
-}
-
-// StrategyFigure is one bug under one strategy mode.
-type StrategyFigure struct {
-	Bug, Strategy string
-	Seeds         int
-	Found         int           // seeds whose run violated a property
-	FirstFound    int           // seeds run up to the first find (0: none)
-	CPU           time.Duration // process CPU for the whole range
-	// FoundPerCPUMinute is Found per minute of process CPU.
-	FoundPerCPUMinute float64
-}
-
-// BenchStrategies measures every bug under uniform, pct and mix on the same
-// seeds (a seed's scenario is the same under every mode; only the
-// interleaving differs).
-func BenchStrategies(o StrategyBenchOptions) ([]StrategyFigure, error) {
+// benchStrategies measures every bug under uniform, pct and mix on the
+// same seeds (a seed's scenario is the same under every mode; only the
+// interleaving differs): benchrun.Strategies.
+func benchStrategies(o benchapi.StrategyOptions) ([]benchapi.StrategyFigure, error) {
 	if o.Seeds <= 0 {
 		o.Seeds = 2000
 	}
@@ -51,11 +27,18 @@ func BenchStrategies(o StrategyBenchOptions) ([]StrategyFigure, error) {
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	bugs := o.Bugs
-	if bugs == nil {
-		bugs = Bugs
+	bugs := Bugs
+	if o.Bugs != nil {
+		bugs = nil
+		for _, name := range o.Bugs {
+			b, ok := BugByName(name)
+			if !ok {
+				return nil, fmt.Errorf("scenarios: unknown bug %q", name)
+			}
+			bugs = append(bugs, b)
+		}
 	}
-	var out []StrategyFigure
+	var out []benchapi.StrategyFigure
 	for _, b := range bugs {
 		if o.Progress != nil {
 			o.Progress(b.Name)
@@ -71,18 +54,18 @@ func BenchStrategies(o StrategyBenchOptions) ([]StrategyFigure, error) {
 	return out, nil
 }
 
-func benchStrategy(b Bug, mode string, o StrategyBenchOptions) (StrategyFigure, error) {
+func benchStrategy(b Bug, mode string, o benchapi.StrategyOptions) (benchapi.StrategyFigure, error) {
 	c := DefaultConfig
 	c.Bug = b.Name
 	if mode != sim.StrategyMix {
 		c.Strategy = mode
 	}
-	f := StrategyFigure{Bug: b.Name, Strategy: mode, Seeds: o.Seeds}
+	f := benchapi.StrategyFigure{Bug: b.Name, Strategy: mode, Seeds: o.Seeds}
 	var found atomic.Int64
 	first := make([]bool, o.Seeds)
 	cpu, _, err := measure(func() error {
 		return parallel(o.Workers, o.Seeds, func(i int) error {
-			r, err := Run(FromSeed(o.FirstSeed+uint64(i), c), RunOptions{TraceKeep: BenchTraceKeep})
+			r, err := Run(FromSeed(o.FirstSeed+uint64(i), c), RunOptions{TraceKeep: benchapi.TraceKeep})
 			if err != nil {
 				return fmt.Errorf("bug %s, seed %d: %w", b.Name, o.FirstSeed+uint64(i), err)
 			}

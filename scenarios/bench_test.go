@@ -1,6 +1,10 @@
 package scenarios
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
+)
 
 // benchSeeds is the seed ring the run benchmarks cycle through, so one
 // benchmark iteration is one default scenario and the mix is stable.
@@ -21,7 +25,7 @@ func BenchmarkRunDefault(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := Run(ss[i%len(ss)], RunOptions{TraceKeep: BenchTraceKeep}); err != nil {
+		if _, err := Run(ss[i%len(ss)], RunOptions{TraceKeep: benchapi.TraceKeep}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -34,7 +38,7 @@ func BenchmarkDirect(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := RunDirect(ss[i%len(ss)]); err != nil {
+		if _, err := directRun(ss[i%len(ss)]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -42,7 +46,7 @@ func BenchmarkDirect(b *testing.B) {
 
 func TestRunDirectAllDefaultSeeds(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
-		st, err := RunDirect(FromSeed(seed, DefaultConfig))
+		st, err := directRun(FromSeed(seed, DefaultConfig))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -59,7 +63,7 @@ func BenchmarkRunLong(b *testing.B) {
 	s := FromSeed(2, c)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Run(s, RunOptions{TraceKeep: BenchTraceKeep}); err != nil {
+		if _, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep}); err != nil {
 			b.Fatal(err)
 		}
 	}

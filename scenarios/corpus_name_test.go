@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -102,17 +101,16 @@ func TestWriteCorpusFile(t *testing.T) {
 
 // TestObserveDetails pins the detail rewriting Observe relies on.
 func TestObserveDetails(t *testing.T) {
-	got := orderDetails(`error="a \"b\" c=d" notBefore=+1.15s runtime=b0-rt1 status=pending attempt=2 odd`)
-	want := `status=pending attempt=2 notBefore=1150 runtime=b0-rt1 error="a \"b\" c=d" odd`
+	got := orderDetails(`error="a \"b\" c=d" notBefore=+0000001.150 runtime=b0-rt1 status=pending attempt=2 odd`)
+	want := `status=pending attempt=2 notBefore=+0000001.150 runtime=b0-rt1 error="a \"b\" c=d" odd`
 	if got != want {
 		t.Fatalf("orderDetails:\n got %s\nwant %s", got, want)
 	}
-	epoch := sim.Epoch.UnixMilli()
-	in := `{backend b1 runtime  target {3,"/a b}"} attempt 2 notBefore ` + strconv.FormatInt(epoch+2500, 10) + `}`
-	if got, want := renderIntent(in, epoch), `b1 runtime= target={3,"/a b}"} attempt=2 notBefore=2500`; got != want {
+	in := `{backend b1 runtime  target {3,"/a b}"} attempt 2 notBefore +0000002.500}`
+	if got, want := renderIntent(in), `b1 runtime= target={3,"/a b}"} attempt=2 notBefore=+0000002.500`; got != want {
 		t.Fatalf("renderIntent:\n got %s\nwant %s", got, want)
 	}
-	if got := renderIntent("{garbled", epoch); got != "{garbled" {
+	if got := renderIntent("{garbled"); got != "{garbled" {
 		t.Fatalf("garbled intent: %s", got)
 	}
 	if got := Observe(Result{}); got != "no trace\nok\ntrace-hash \n" {

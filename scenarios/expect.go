@@ -5,24 +5,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/syncsim/syncsim/sim"
 )
 
 // Observe prints what a corpus file expects of a run: a compact, stable
 // summary read from the run's trace (never from cmp output, whose format is
-// deliberately unstable). Times are milliseconds since the run's start
-// (sim.Epoch), so "advance 5s" first reproduces the SPEC's "now = 5000".
+// deliberately unstable). Times print as the trace prints them (sim.Offset:
+// seconds since the run's start, fixed width), so "advance 5s" first
+// reproduces the SPEC's "now = 5000" as +0000005.000.
 //
-//	@1000 #1.exec.b0 exec error="injected transport-mid-stream: ..."
-//	@1000 #1.exec.b0 schedule b0 runtime=b0-rt1 attempt=1 notBefore=1100
-//	@1000 #2.retry.b0 retry status=pending attempt=2 notBefore=1150 runtime=b0-rt1 error="..."
+//	+0000001.000 #1.exec.b0 exec error="injected transport-mid-stream: ..."
+//	+0000001.000 #1.exec.b0 schedule b0 runtime=b0-rt1 attempt=1 notBefore=+0000001.100
+//	+0000001.000 #2.retry.b0 retry status=pending attempt=2 notBefore=+0000001.150 runtime=b0-rt1 error="..."
 //	intents after ops:
-//	  b0 runtime=b0-rt1 attempt=2 notBefore=1150
+//	  b0 runtime=b0-rt1 attempt=2 notBefore=+0000001.150
 //	liveness:
-//	@1150 #3.alarm.b0 clear b0
-//	@1150 #3.alarm.b0 retry status=complete applied=0
+//	+0000001.150 #3.alarm.b0 clear b0
+//	+0000001.150 #3.alarm.b0 retry status=complete applied=0
 //	intents at end: none
 //	ok
 //	trace-hash 5f0c…
@@ -47,7 +45,6 @@ func Observe(r Result) string {
 		writeVerdict(&b, r)
 		return b.String()
 	}
-	epoch := sim.Epoch.UnixMilli()
 	table := map[string]string{}
 	inTail := false
 	if d := r.Trace.Dropped(); d > 0 {
@@ -58,18 +55,18 @@ func Observe(r Result) string {
 		if !ok {
 			continue // a header line
 		}
-		prefix := "@" + at + " " + actor + " "
+		prefix := at + " " + actor + " "
 		switch event {
 		case "exec-result":
 			b.WriteString(prefix + "exec " + orderDetails(rest) + "\n")
 		case "retry-result":
 			b.WriteString(prefix + "retry " + orderDetails(rest) + "\n")
 		case "store":
-			if s, ok := observeStore(rest, table, epoch); ok {
+			if s, ok := observeStore(rest, table); ok {
 				b.WriteString(prefix + s + "\n")
 			}
 		case "host-restart":
-			b.WriteString("@" + at + " host-restart " + rest + "\n")
+			b.WriteString(at + " host-restart " + rest + "\n")
 		case "liveness":
 			if rest == "faults=off" {
 				writeTable(&b, "intents after ops:", table)
@@ -134,15 +131,15 @@ func splitTraceLine(line string) (at, actor, event, rest string, ok bool) {
 		return "", "", "", "", false
 	}
 	secs, frac, found := strings.Cut(fields[0][1:], ".")
-	s, err1 := strconv.ParseInt(secs, 10, 64)
-	ms, err2 := strconv.ParseInt(frac, 10, 64)
+	_, err1 := strconv.ParseUint(secs, 10, 64)
+	_, err2 := strconv.ParseUint(frac, 10, 64)
 	if !found || err1 != nil || err2 != nil {
 		return "", "", "", "", false
 	}
 	if len(fields) == 4 {
 		rest = fields[3]
 	}
-	return strconv.FormatInt(s*1000+ms, 10), fields[1], fields[2], rest, true
+	return fields[0], fields[1], fields[2], rest, true
 }
 
 // detailOrder is the order result details are printed in: the verdict
@@ -150,7 +147,7 @@ func splitTraceLine(line string) (at, actor, event, rest string, ok bool) {
 var detailOrder = []string{"status", "sync", "exit", "rejected", "attempt", "notBefore", "applied", "cursor", "target", "runtime", "error"}
 
 // orderDetails reorders a result's key=value details (the trace sorts them
-// by key) and rewrites notBefore=+1.15s as milliseconds since the start.
+// by key).
 func orderDetails(rest string) string {
 	kvs := splitDetails(rest)
 	rank := func(k string) int {
@@ -163,11 +160,6 @@ func orderDetails(rest string) string {
 	parts := make([]string, len(kvs))
 	for i, kv := range kvs {
 		v := kv[1]
-		if kv[0] == "notBefore" {
-			if d, err := time.ParseDuration(strings.TrimPrefix(v, "+")); err == nil {
-				v = strconv.FormatInt(d.Milliseconds(), 10)
-			}
-		}
 		if kv[0] == "" {
 			parts[i] = v
 		} else {
@@ -208,17 +200,18 @@ func splitDetails(s string) [][2]string {
 	return out
 }
 
-// storeCallRe reads faults.StoreCall.String: "#seq actor store-op backend
+// storeCallRe reads faults.StoreCall.AppendTrace: "#seq store-op backend
 // [not-found] [intent] [fault kind] [err "..."]".
-var storeCallRe = regexp.MustCompile(`^#\d+ \S+ store-(get|schedule|clear) (\S+)( not-found)?( \{.*\})?( fault (\S+))?( err .*)?$`)
+var storeCallRe = regexp.MustCompile(`^#\d+ store-(get|schedule|clear) (\S+)( not-found)?( \{.*\})?( fault (\S+))?( err .*)?$`)
 
-// intentRe reads scheduler.Intent.String.
-var intentRe = regexp.MustCompile(`^\{backend (\S+)(?: runtime (\S*))?(?: target (\{-?\d+,(?:null|"(?:[^"\\]|\\.)*")\}))? attempt (-?\d+) notBefore (-?\d+)\}$`)
+// intentRe reads an intent as the trace prints it (faults.AppendIntent with
+// NotBefore as sim.Offset).
+var intentRe = regexp.MustCompile(`^\{backend (\S+)(?: runtime (\S*))?(?: target (\{-?\d+,(?:null|"(?:[^"\\]|\\.)*")\}))? attempt (-?\d+) notBefore ([+-]\d+\.\d+)\}$`)
 
 // observeStore turns one store trace line into a summary line and keeps
 // table (backend -> rendered intent) up to date. Successful gets are not
 // printed: they change nothing.
-func observeStore(call string, table map[string]string, epoch int64) (string, bool) {
+func observeStore(call string, table map[string]string) (string, bool) {
 	m := storeCallRe.FindStringSubmatch(call)
 	if m == nil {
 		return "store " + call, true
@@ -233,7 +226,7 @@ func observeStore(call string, table map[string]string, epoch int64) (string, bo
 	}
 	switch op {
 	case "schedule":
-		in := renderIntent(intent, epoch)
+		in := renderIntent(intent)
 		table[backend] = in
 		return "schedule " + in, true
 	case "clear":
@@ -244,9 +237,9 @@ func observeStore(call string, table map[string]string, epoch int64) (string, bo
 }
 
 // renderIntent rewrites "{backend b0 runtime r target {2,null} attempt 1
-// notBefore <unix ms>}" as "b0 runtime=r target={2,null} attempt=1
-// notBefore=<ms since start>".
-func renderIntent(s string, epoch int64) string {
+// notBefore +0000001.000}" as "b0 runtime=r target={2,null} attempt=1
+// notBefore=+0000001.000".
+func renderIntent(s string) string {
 	idx := intentRe.FindStringSubmatchIndex(s)
 	if idx == nil {
 		return s
@@ -260,8 +253,5 @@ func renderIntent(s string, epoch int64) string {
 		out += " target=" + m[3]
 	}
 	out += " attempt=" + m[4]
-	if nb, err := strconv.ParseInt(m[5], 10, 64); err == nil {
-		out += " notBefore=" + strconv.FormatInt(nb-epoch, 10)
-	}
-	return out
+	return out + " notBefore=" + m[5]
 }

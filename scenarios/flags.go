@@ -21,7 +21,7 @@ import (
 var (
 	flagSeeds = flag.Int("syncsim.seeds", 0, "seeds per property sweep (0: each suite's default); env SYNCSIM_SEEDS")
 	flagSeed  = flag.Uint64("syncsim.seed", 0, "first seed of property sweeps (0: 1); env SYNCSIM_SEED")
-	flagSteps = flag.Int("syncsim.steps", 0, "ops per generated scenario (0: DefaultConfig.Steps); env SYNCSIM_STEPS")
+	flagSteps = flag.Int("syncsim.steps", 0, "steps per generated scenario, as Steps counts them (0: DefaultConfig.Steps); env SYNCSIM_STEPS")
 )
 
 // knob returns the flag's value when set, else the environment twin's,

@@ -30,7 +30,7 @@ import (
 // (older files without them mean that too); strategy=mix is the default and may be left out, as older
 // files do). A group may end with a schedule line (schedule.go).
 // Config.Steps is a generator knob, not part of a scenario: it is not
-// printed and Parse sets it to the number of top-level ops. The first input
+// printed and Parse sets it to Steps of the ops. The first input
 // line is the swarm profile in faults.Profile's String form ("profile off"
 // for none), then one op per line in Op.String form. Blank lines and lines
 // starting with # inside the input are ignored; indentation is for people.
@@ -69,7 +69,7 @@ var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBu
 // Format prints s in the scenario language: the directive line, the
 // profile line and one line per op (a group spans several lines), each
 // ending in a newline. Parse reads it back: Parse(Format(s)) equals s for
-// every valid s whose Config.Steps is its number of top-level ops.
+// every valid s whose Config.Steps is Steps(s.Ops).
 func Format(s Scenario) string {
 	var b strings.Builder
 	b.WriteString(FormatDirective(s))

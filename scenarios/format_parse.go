@@ -226,7 +226,7 @@ func parseTestData(td *datadriven.TestData, pos string, lines []string) (Scenari
 	if err != nil {
 		return Scenario{}, err
 	}
-	s.Config.Steps = len(s.Ops)
+	s.Config.Steps = Steps(s.Ops)
 	if err := s.Validate(); err != nil {
 		return Scenario{}, &ParseError{Pos: pos, Err: err}
 	}

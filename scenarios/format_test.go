@@ -97,7 +97,7 @@ func drawScenario(t *rapid.T) Scenario {
 		}
 	}
 	s.Ops = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Op { return drawOp(t, backends, false) }), 0, 12).Draw(t, "ops")
-	s.Config.Steps = len(s.Ops)
+	s.Config.Steps = Steps(s.Ops)
 	return s
 }
 

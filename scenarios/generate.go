@@ -59,7 +59,7 @@ func Swarm(r *rand.Rand) Weights {
 
 // GenConfig bounds what Generate draws.
 type GenConfig struct {
-	Steps     int // number of top-level ops
+	Steps     int // number of steps (Steps: group members counted)
 	Backends  int
 	MaxWrites int // per exec
 	Weights   Weights
@@ -74,15 +74,26 @@ const maxGroupSize = 4
 // it is the only way the pre-check branch of SPEC 4 is reached.
 const plantOneIn = 50
 
-// Generate draws a scenario's ops from the workload stream r.
+// Generate draws a scenario's ops from the workload stream r: exactly
+// c.Steps steps as Steps counts them (a group's members each count), so the
+// size a run asks for is the size every report prints.
 func Generate(r *rand.Rand, c GenConfig) []Op {
 	ops := make([]Op, 0, c.Steps)
-	for len(ops) < c.Steps {
+	for n := 0; n < c.Steps; {
 		if r.IntN(plantOneIn) == 0 {
 			ops = append(ops, genPlant(r, c))
+			n++
 			continue
 		}
-		ops = append(ops, genOp(r, c, true))
+		op := genOp(r, c, true)
+		switch left := c.Steps - n; {
+		case op.Kind == OpGroup && left == 1:
+			op = op.Ops[0] // no room for a race: its first member alone
+		case op.Kind == OpGroup && len(op.Ops) > left:
+			op.Ops = op.Ops[:left]
+		}
+		ops = append(ops, op)
+		n += Steps([]Op{op})
 	}
 	return ops
 }
@@ -154,16 +165,20 @@ func genGroupMember(r *rand.Rand, c GenConfig) Op {
 // cancel member.
 const cancelGroupOneIn = 3
 
-// addCancels gives some groups of ops a cancel member, drawing from r, a
-// stream of its own, so that the rest of the scenario is what the workload
-// stream alone makes of the seed.
+// addCancels makes the last member of some groups of three or more a
+// cancel, drawing from r, a stream of its own, so that the rest of the
+// scenario is what the workload stream alone makes of the seed. The cancel
+// takes a member's place rather than adding one, so the scenario keeps the
+// number of steps it was drawn with, and two operations remain to race.
 func addCancels(r *rand.Rand, ops []Op) {
 	for i, op := range ops {
 		if op.Kind != OpGroup || slices.ContainsFunc(op.Ops, func(m Op) bool { return m.Kind == OpHostRestart }) {
 			continue
 		}
-		if r.IntN(cancelGroupOneIn) == 0 {
-			ops[i].Ops = append(slices.Clone(op.Ops), Op{Kind: OpCancel})
+		if r.IntN(cancelGroupOneIn) == 0 && len(op.Ops) >= 3 {
+			members := slices.Clone(op.Ops)
+			members[len(members)-1] = Op{Kind: OpCancel}
+			ops[i].Ops = members
 		}
 	}
 }

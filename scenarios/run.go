@@ -60,7 +60,7 @@ type Result struct {
 	Violation *sim.Violation
 	Trace     *sim.Trace
 	Hash      string
-	Stats     sim.Stats
+	Stats     sim.Stats // Steps: the steps run, as Steps counts them
 	// Recorded is the scenario with every group's schedule written in
 	// (RecordSchedules only; groups the run never reached keep theirs).
 	Recorded Scenario
@@ -118,10 +118,12 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	keys := opKeys(s.Ops)
 	h.SetOp("start", nil)
 	v := h.Step()
+	steps := 0 // steps run, as Steps counts them
 	for i, op := range s.Ops {
 		if v != nil {
 			break
 		}
+		steps += Steps(s.Ops[i : i+1])
 		h.SetOp(keys[i], nil)
 		var ran ranGroup
 		v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
@@ -137,7 +139,9 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	if v == nil && closeErr != nil {
 		return Result{}, closeErr
 	}
-	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats(), Recorded: rec}, nil
+	st := h.Stats()
+	st.Steps = steps // the host counts its own steps (a group is one); reports count Steps
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: st, Recorded: rec}, nil
 }
 
 // ranGroup is how a group ran: its schedule, and its cut when a host

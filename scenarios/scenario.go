@@ -13,7 +13,8 @@ import (
 // Config is what shapes a scenario besides its ops.
 type Config struct {
 	Backends int
-	// Steps is the number of top-level ops Generate draws.
+	// Steps is the number of steps Generate draws, as Steps counts them:
+	// every op, a group's members each (the group itself is not one).
 	Steps int
 	// Scheduler names the intent store: "memory" or "sqlite", or "none"
 	// for a workspace without a scheduler (SPEC 3.3 step 1; scenario files

@@ -13,6 +13,7 @@ import (
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/workspace"
+	"github.com/syncsim/syncsim/workspace/planttest"
 )
 
 // SchedulerFactory opens the host's retry-intent store. The host calls it at
@@ -69,7 +70,7 @@ type Config struct {
 	// 6.5's PUSH_BATCH); property push-budget holds every push to it.
 	PushBatch workspace.PushBudget
 	// Mutant plants bugs in the workspace (zero: the correct code).
-	Mutant workspace.Mutant
+	Mutant planttest.Set
 	// Profile is the swarm fault profile of this run.
 	Profile faults.Profile
 	// Scheduler opens the intent store at each host start (nil: memory).
@@ -361,7 +362,7 @@ func (h *Host) start() error {
 	for i, c := range h.containers {
 		backends[i] = workspace.BackendConfig{ID: h.names[i], Backend: c}
 	}
-	ws, err := workspace.New(workspace.Options{
+	ws, err := planttest.New(workspace.Options{
 		Backends:  backends,
 		Clock:     h.clock,
 		Scheduler: sch,
@@ -369,8 +370,7 @@ func (h *Host) start() error {
 		Store:     localStoreCheck{inner: h.local, h: h},
 		Parker:    h.rt,
 		PushBatch: h.cfg.PushBatch,
-		Mutant:    h.cfg.Mutant,
-	})
+	}, h.cfg.Mutant)
 	if err != nil {
 		return fmt.Errorf("sim: build workspace: %w", err)
 	}

@@ -192,7 +192,7 @@ func (h *Host) rearmFrom(intents []scheduler.Intent) {
 func (h *Host) setAlarm(at time.Time, ok bool) {
 	h.alarm, h.alarmSet = at, ok
 	if ok {
-		h.event("-", "alarm-set", "at=+"+at.Sub(h.t0).String())
+		h.event("-", "alarm-set", "at="+h.at(at))
 	} else {
 		h.event("-", "alarm-cancel")
 	}

@@ -79,7 +79,7 @@ func (h *Host) checkState() *Violation {
 	want := h.model.Intents()
 	if !sameIntents(want, intents, h.cfg.TimePrecision) {
 		if d := cmp.Diff(render(want, h.t0), render(intents, h.t0)); d != "" {
-			return h.fail("intent-table", "stored intents differ from the model (-model +store):\n"+d)
+			return h.fail("intent-table", "stored intents: expected the model's, got the store's (-expected +got):\n"+d)
 		}
 	}
 	for _, in := range intents {
@@ -89,7 +89,7 @@ func (h *Host) checkState() *Violation {
 			continue // host-written: the range is the library's promise
 		}
 		if in.Attempt < 1 || in.Attempt > h.opts.MaxAttempts {
-			return h.fail("attempt-range", fmt.Sprintf("intent %s: attempt outside 1..%d", in, h.opts.MaxAttempts))
+			return h.fail("attempt-range", fmt.Sprintf("intent %s: expected an attempt in 1..%d, got %d", h.intentText(in), h.opts.MaxAttempts, in.Attempt))
 		}
 	}
 	if h.owner == nil {
@@ -117,9 +117,9 @@ func (h *Host) checkState() *Violation {
 		if !h.alarmSet || h.alarm.After(in.NotBefore) {
 			alarm := "unset"
 			if h.alarmSet {
-				alarm = "+" + h.alarm.Sub(h.t0).String()
+				alarm = h.at(h.alarm)
 			}
-			return h.fail("alarm", fmt.Sprintf("alarm %s is later than intent %s due at +%s", alarm, in.Backend, in.NotBefore.Sub(h.t0)))
+			return h.fail("alarm", fmt.Sprintf("expected the alarm at or before %s (intent %s's notBefore), got %s", h.at(in.NotBefore), in.Backend, alarm))
 		}
 	}
 	return nil
@@ -144,12 +144,13 @@ func sameIntents(a, b []scheduler.Intent, precision time.Duration) bool {
 	return true
 }
 
-// render prints intents for a diff with NotBefore to the nanosecond since
-// the clock's start (Intent.String rounds to the millisecond).
+// render prints intents for a diff with NotBefore since the clock's start
+// to the nanosecond (the store is compared to the nanosecond).
 func render(in []scheduler.Intent, t0 time.Time) []string {
 	out := make([]string, len(in))
+	exact := func(b []byte, t time.Time) []byte { return append(b, OffsetExact(t.Sub(t0))...) }
 	for i, x := range in {
-		out[i] = fmt.Sprintf("%s notBefore=+%s", x.String(), x.NotBefore.Sub(t0))
+		out[i] = string(faults.AppendIntent(nil, x, exact))
 	}
 	return out
 }
@@ -189,7 +190,7 @@ func (h *Host) Liveness() *Violation {
 	}
 	for _, in := range h.model.Intents() {
 		if in.Attempt < h.opts.MaxAttempts {
-			return h.fail("liveness-intents", fmt.Sprintf("intent %s stranded: not exhausted, no alarm will retry it", in))
+			return h.fail("liveness-intents", fmt.Sprintf("intent %s: expected exhausted or an alarm to retry it, got neither (stranded)", h.intentText(in)))
 		}
 	}
 	h.drainRecords()
@@ -230,7 +231,7 @@ func (h *Host) Liveness() *Violation {
 		// push-count: Workspace.Push returns the changes the runtime
 		// acknowledged to it (SPEC 5.1), read from the runtime's record.
 		if want := expectedPushCount(c.AppendRecordSince(nil, tailFrom[i]), tailNames[i]); tailPushed[i] != want {
-			return h.fail("push-count", fmt.Sprintf("tail push %s: returned %d, the runtime acknowledged %d changes to it", h.names[i], tailPushed[i], want))
+			return h.fail("push-count", fmt.Sprintf("tail push %s: expected %d (the changes the runtime acknowledged), got %d", h.names[i], want, tailPushed[i]))
 		}
 	}
 	for i, c := range h.containers {

@@ -60,8 +60,8 @@ func (h *Host) judgeDispatch(f finished) *Violation {
 		return h.fail("dispatch-once", fmt.Sprintf("%s: the exec returned a result but its command never ran", f.actor))
 	}
 	if f.exec.ExitCode != ran[0].ExitCode {
-		return h.fail("exit-code", fmt.Sprintf("%s: exit code %d reported, the command %q exited %d",
-			f.actor, f.exec.ExitCode, ran[0].Command, ran[0].ExitCode))
+		return h.fail("exit-code", fmt.Sprintf("%s: expected exit code %d (the command %q exited so), got %d",
+			f.actor, ran[0].ExitCode, ran[0].Command, f.exec.ExitCode))
 	}
 	return nil
 }
@@ -75,10 +75,10 @@ func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
 		return nil // the command never started: nothing after it to judge
 	}
 	if n := countOp(calls, faults.OpConnect); n > maxConnectsPerExec {
-		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts in one exec, at most %d", f.actor, n, maxConnectsPerExec))
+		return h.fail("connect-bound", fmt.Sprintf("%s: expected at most %d connection attempts in one exec, got %d", f.actor, maxConnectsPerExec, n))
 	}
 	if n := countOp(calls[after:], faults.OpConnect); n > maxConnectsPerSync {
-		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts after the command, at most %d", f.actor, n, maxConnectsPerSync))
+		return h.fail("connect-bound", fmt.Sprintf("%s: expected at most %d connection attempts after the command, got %d", f.actor, maxConnectsPerSync, n))
 	}
 	pulls := faults.SummarisePulls(calls[after:], f.actor)
 	if f.mode == workspace.SyncDefer {
@@ -112,7 +112,7 @@ func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
 // wall-time budget could have stopped it.
 func (h *Host) judgeRetrySync(f finished, calls []faults.Call) *Violation {
 	if n := countOp(calls, faults.OpConnect); n > maxConnectsPerSync {
-		return h.fail("connect-bound", fmt.Sprintf("%s: %d connection attempts in one retry, at most %d", f.actor, n, maxConnectsPerSync))
+		return h.fail("connect-bound", fmt.Sprintf("%s: expected at most %d connection attempts in one retry, got %d", f.actor, maxConnectsPerSync, n))
 	}
 	if v := h.judgeFetchThrough(f, calls); v != nil {
 		return v
@@ -224,7 +224,7 @@ func (h *Host) appliedBounds(b int, calls []faults.Call) (lo, hi int, loKnown bo
 func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Violation {
 	lo, hi, loKnown := h.appliedBounds(f.backend, calls)
 	if applied > hi {
-		return h.fail("applied", fmt.Sprintf("%s: applied=%d, but only %d entries were served to it", f.actor, applied, hi))
+		return h.fail("applied", fmt.Sprintf("%s: expected applied <= %d (the entries served to it), got %d", f.actor, hi, applied))
 	}
 	if loKnown && applied < lo {
 		return h.fail("applied", fmt.Sprintf("%s: applied=%d, but its last stream served %d entries never seen before, each new content", f.actor, applied, lo))
@@ -262,7 +262,7 @@ func (h *Host) judgeCompleteAtTarget(f finished, calls []faults.Call) *Violation
 		return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", h.names[f.backend], err))
 	}
 	if cur.Compare(*target) < 0 {
-		return h.fail("complete-at-target", fmt.Sprintf("%s: complete with the fetch cursor at %s, short of its target %s", f.actor, cur, *target))
+		return h.fail("complete-at-target", fmt.Sprintf("%s: expected complete with the fetch cursor at its target %s, got %s", f.actor, *target, cur))
 	}
 	return nil
 }
@@ -286,7 +286,7 @@ func (h *Host) judgeFetchThrough(f finished, calls []faults.Call) *Violation {
 		if c.Through != nil {
 			got = c.Through.String()
 		}
-		return h.fail("fetch-through", fmt.Sprintf("%s: fetch #%d bounded by %s, the intent's target is %s", f.actor, c.Seq, got, want))
+		return h.fail("fetch-through", fmt.Sprintf("%s: fetch #%d: expected it bounded by the intent's target %s, got %s", f.actor, c.Seq, want, got))
 	}
 	return nil
 }

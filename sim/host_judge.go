@@ -87,7 +87,7 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	}
 	h.event(f.actor, "retry-result", describeRetry(got, f.err, h.t0)...)
 	if want.Rejected != (f.err != nil) {
-		return h.fail("model", fmt.Sprintf("%s: rejected=%t, model says %t (err %v)", f.actor, f.err != nil, want.Rejected, f.err))
+		return h.fail("model", fmt.Sprintf("%s: expected rejected=%t (the model), got %t (err %v)", f.actor, want.Rejected, f.err != nil, f.err))
 	}
 	if want.Rejected {
 		if h.opts.NoScheduler {
@@ -99,7 +99,7 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 		return nil
 	}
 	if !want.Pulled && len(calls) > 0 {
-		return h.fail("model", fmt.Sprintf("%s: status %s must not reach the runtime, made %d calls", f.actor, want.Status, len(calls)))
+		return h.fail("model", fmt.Sprintf("%s: expected no runtime call (status %s, the model), got %d", f.actor, want.Status, len(calls)))
 	}
 	if reexec := countOp(calls, faults.OpExec); reexec > 0 {
 		return h.fail("retry-never-reexecs", fmt.Sprintf("%s: a retry ran %d commands", f.actor, reexec))
@@ -124,10 +124,10 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 		gotCmp.RuntimeID, wantCmp.RuntimeID = nil, nil
 	}
 	if d := diffUnlessEqual(wantCmp, gotCmp, retryView.equal); d != "" {
-		return h.fail("model", fmt.Sprintf("%s: retry result differs from the model (pull %s) (-model +sut):\n%s", f.actor, pull.Kind, d))
+		return h.fail("model", fmt.Sprintf("%s: retry result (pull %s): expected the model's, got the SUT's (-expected +got):\n%s", f.actor, pull.Kind, d))
 	}
 	if want.ErrorContains != "" && !strings.Contains(got.Error, want.ErrorContains) {
-		return h.fail("model", fmt.Sprintf("%s: %s error %q lacks %q", f.actor, want.Status, got.Error, want.ErrorContains))
+		return h.fail("model", fmt.Sprintf("%s: expected a %s error containing %q, got %q", f.actor, want.Status, want.ErrorContains, got.Error))
 	}
 	return nil
 }
@@ -165,7 +165,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		}
 		h.stats.ExecSync[key]++
 		if f.err == nil {
-			return h.fail("model", fmt.Sprintf("%s: exec succeeded but the runtime never streamed a command", f.actor))
+			return h.fail("model", fmt.Sprintf("%s: expected a command streamed by the runtime (the exec succeeded), got none", f.actor))
 		}
 		if len(store) > 0 {
 			return h.fail("model", fmt.Sprintf("%s: exec failed before its command ran but touched the store: %v", f.actor, store))
@@ -178,7 +178,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		h.stats.ExecSync[syncName(f.mode)+"/cancelled"]++ // a cancel branch of runCommand
 	}
 	if (facts.eventsErr || facts.cancelled) != (f.err != nil) {
-		return h.fail("model", fmt.Sprintf("%s: event stream failed=%t but exec error=%v", f.actor, facts.eventsErr, f.err))
+		return h.fail("model", fmt.Sprintf("%s: expected an exec error=%t (the event stream failed=%t), got %v", f.actor, facts.eventsErr, facts.eventsErr, f.err))
 	}
 	e := model.Exec{Backend: b, Runtime: facts.runtime}
 	if f.mode == workspace.SyncDefer && !facts.eventsErr {
@@ -207,7 +207,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	gotV := execView{Status: string(got.Status), HasError: got.Error != "", RuntimeID: got.RuntimeID, TargetCursor: got.TargetCursor}
 	wantV := execView{Status: want.Status, HasError: want.HasError, RuntimeID: want.RuntimeID, TargetCursor: want.TargetCursor}
 	if d := diffUnlessEqual(wantV, gotV, execView.equal); d != "" {
-		return h.fail("model", fmt.Sprintf("%s: exec sync result differs from the model (-model +sut):\n%s", f.actor, d))
+		return h.fail("model", fmt.Sprintf("%s: exec sync result: expected the model's, got the SUT's (-expected +got):\n%s", f.actor, d))
 	}
 	return nil
 }
@@ -279,7 +279,7 @@ func describeRetry(r workspace.RetryResult, err error, start time.Time) []string
 		d = append(d, "attempt="+strconv.Itoa(r.Attempt))
 	}
 	if r.Status == workspace.RetryPending {
-		d = append(d, "notBefore=+"+r.NotBefore.Sub(start).String())
+		d = append(d, "notBefore="+Offset(r.NotBefore.Sub(start)))
 	}
 	if r.Status == workspace.RetryComplete {
 		d = append(d, "applied="+strconv.Itoa(r.Applied))

@@ -400,7 +400,7 @@ func (h *Host) Advance(d time.Duration) *Violation {
 	for h.violated == nil {
 		if !h.alarmSet || h.alarm.After(end) {
 			h.clock.AdvanceTo(end)
-			h.event("-", "advance", "to=+"+end.Sub(h.t0).String())
+			h.event("-", "advance", "to="+h.at(end))
 			return nil
 		}
 		if h.alarm.After(h.clock.Now()) {
@@ -500,7 +500,7 @@ func (h *Host) drainRecords() {
 				h.wiped[i], h.reconnected[i] = true, true
 				h.truncs.replaced(i)
 			}
-			h.lineBuf = call.AppendText(h.lineBuf[:0])
+			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
 			h.eventBytes(call.Actor, "rt", h.lineBuf)
 			h.checkPushBudget(i, call)
 			if detail, overlapped := h.spans.note(i, h.names[i], call); overlapped {
@@ -512,7 +512,7 @@ func (h *Host) drainRecords() {
 		if call.Fault.Valid() {
 			h.stats.Faults[call.Fault.String()]++
 		}
-		h.lineBuf = call.AppendText(h.lineBuf[:0])
+		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
 		h.eventBytes(call.Actor, "store", h.lineBuf)
 		h.checkStoreCall(call)
 		if detail, overlapped := h.fifo.note(call); overlapped {
@@ -576,7 +576,7 @@ func (h *Host) PlantIntent(b int, attempt int, stale bool, target int) *Violatio
 	}
 	h.model = h.model.Plant(in)
 	h.planted = append(slices.DeleteFunc(h.planted, func(p scheduler.Intent) bool { return p.Backend == in.Backend }), in)
-	h.event("-", "plant", "intent="+in.String())
+	h.event("-", "plant", "intent="+h.intentText(in))
 	return h.checkState()
 }
 

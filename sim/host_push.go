@@ -45,11 +45,11 @@ func (h *Host) checkPushBudget(b int, c faults.Call) {
 	}
 	switch {
 	case c.Changes > budget.MaxEntries:
-		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s carried %d changes, the budget allows %d",
-			c.Actor, c.Seq, h.names[b], c.Changes, budget.MaxEntries))
+		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s: expected at most %d changes (the budget), got %d",
+			c.Actor, c.Seq, h.names[b], budget.MaxEntries, c.Changes))
 	case c.Changes > 1 && c.PushBytes > budget.MaxBytes:
-		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s carried %d changes of %d bytes, the budget allows %d bytes past the first change",
-			c.Actor, c.Seq, h.names[b], c.Changes, c.PushBytes, budget.MaxBytes))
+		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s: expected at most %d bytes past the first change (the budget), got %d changes of %d bytes",
+			c.Actor, c.Seq, h.names[b], budget.MaxBytes, c.Changes, c.PushBytes))
 	}
 }
 

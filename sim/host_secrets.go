@@ -110,7 +110,7 @@ func (h *Host) traceSecrecy() *Violation {
 func (h *Host) storedSecrecy(intents []scheduler.Intent) *Violation {
 	for _, in := range intents {
 		if faults.ContainsSecret(in.Backend) || in.RuntimeID != nil && faults.ContainsSecret(*in.RuntimeID) {
-			return h.fail("secrecy", "a stored intent carries a planted credential: "+faults.ScrubSecrets(in.String()))
+			return h.fail("secrecy", "a stored intent carries a planted credential: "+faults.ScrubSecrets(h.intentText(in)))
 		}
 	}
 	return nil

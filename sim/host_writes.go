@@ -99,10 +99,10 @@ func (h *Host) checkAckedWrites() *Violation {
 		for _, p := range paths {
 			got, found := content[p]
 			if !found {
-				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s was acknowledged but is not in the local store", h.names[b], p))
+				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s: expected in the local store (acknowledged), got none", h.names[b], p))
 			}
 			if !bytes.Equal(got, []byte(hostContent(p))) {
-				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s was acknowledged with %q, the local store holds %q",
+				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s: expected %q (acknowledged), got %q in the local store",
 					h.names[b], p, hostContent(p), got))
 			}
 		}

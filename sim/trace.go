@@ -243,27 +243,6 @@ func (t *Trace) hash(line string) {
 	t.hasher.Write(newline)
 }
 
-// offsetWidth is the zero-padded width of the whole seconds in a line.
-const offsetWidth = 7
-
-// appendOffset appends d as [+-]SSSSSSS.mmm, truncated to the millisecond.
-func appendOffset(b []byte, d time.Duration) []byte {
-	ms := d.Milliseconds()
-	sign := byte('+')
-	if ms < 0 {
-		sign, ms = '-', -ms
-	}
-	b = append(b, sign)
-	var digits [20]byte
-	sec := strconv.AppendInt(digits[:0], ms/1000, 10)
-	for range offsetWidth - len(sec) {
-		b = append(b, '0')
-	}
-	b = append(b, sec...)
-	frac := ms % 1000
-	return append(b, '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
-}
-
 // appendField appends s, quoted if it would break the one-line format.
 func appendField(b []byte, s string) []byte {
 	if hasLineBreak(s) {

@@ -5,17 +5,18 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // retryDelay is SPEC 2.3: min(maxDelay, initialDelay·2^max(0, attempt−1)),
 // saturating at maxDelay where the TypeScript would reach Infinity.
 //
-// Planted bug MutantZeroBasedAttempts (article A's zero-based attempts) uses
+// Planted bug plant.ZeroBasedAttempts (article A's zero-based attempts) uses
 // the exponent attempt instead of attempt−1, so with 0-based intents the
 // delays match and only the stored attempt numbers shift.
 func (w *Workspace) retryDelay(attempt int) time.Duration {
 	exp := attempt - 1
-	if w.mut.Has(MutantZeroBasedAttempts) {
+	if w.mut.Has(plant.ZeroBasedAttempts) {
 		exp = attempt
 	}
 	if exp < 0 {
@@ -28,11 +29,11 @@ func (w *Workspace) retryDelay(attempt int) time.Duration {
 }
 
 // firstAttempt is the attempt of every freshly built intent: 1 (SPEC 1.2).
-// Planted bug MutantZeroBasedAttempts makes it 0, the class of bug where a
+// Planted bug plant.ZeroBasedAttempts makes it 0, the class of bug where a
 // retry counter's base disagrees with the exhaustion check (one extra pull
 // per intent, attempt 0 visible to the host).
 func (w *Workspace) firstAttempt() int {
-	if w.mut.Has(MutantZeroBasedAttempts) {
+	if w.mut.Has(plant.ZeroBasedAttempts) {
 		return 0
 	}
 	return 1

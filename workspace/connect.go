@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // connectCall is one in-flight connect shared by every caller that asks for
@@ -74,7 +75,7 @@ func (w *Workspace) handleFor(ctx context.Context, id string) (Handle, error) {
 func (w *Workspace) connect(ctx context.Context, id string, backend Backend, gen uint64) (Handle, error) {
 	var h Handle
 	var err error
-	if w.mut.Has(MutantMutexAcrossCall) {
+	if w.mut.Has(plant.MutexAcrossCall) {
 		h, err = w.connectHoldingLock(ctx, backend)
 	} else {
 		h, err = backend.Connect(ctx)
@@ -98,9 +99,9 @@ func (w *Workspace) connect(ctx context.Context, id string, backend Backend, gen
 	}
 	// Reconcile before publishing: a remote that restarted has lost state
 	// we thought it had (SPEC 6.6). sync "none" has nothing to reconcile.
-	// Planted bug MutantNoReconcile skips it: the class of bug where a
+	// Planted bug plant.NoReconcile skips it: the class of bug where a
 	// restarted peer's truncated log goes unnoticed until a pull diverges.
-	if h.SyncMode() != SyncNone && !w.mut.Has(MutantNoReconcile) {
+	if h.SyncMode() != SyncNone && !w.mut.Has(plant.NoReconcile) {
 		if _, _, err := reconcileWatermarks(ctx, w.store, id, h.Sync()); err != nil {
 			return fail(err)
 		}
@@ -183,7 +184,7 @@ func (w *Workspace) Close() error {
 	return nil
 }
 
-// connectHoldingLock is planted bug MutantMutexAcrossCall: the class of bug
+// connectHoldingLock is planted bug plant.MutexAcrossCall: the class of bug
 // where a lock is held across a call that can take long, so every caller
 // needing the lock stalls behind the slowest backend (and, under a
 // cooperative scheduler that switches at the call, never wakes).

@@ -59,9 +59,11 @@
 //
 // # Planted bugs
 //
-// Options.Mutant switches on deliberately wrong variants (see Mutant), each
-// one bit test on its code path and free when off, so a harness can prove
-// that it finds real bug classes. Production leaves it zero.
+// syncsim's harness can switch on deliberately wrong variants, each one bit
+// test on its code path and free when off, to prove that it finds real bug
+// classes. They are not part of this API: the set lives in an internal
+// package and only workspace/planttest builds a workspace with bugs planted.
+// New always builds the correct code.
 //
 // # Deviations from the TypeScript
 //

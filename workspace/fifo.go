@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 	"sync"
 )
 
@@ -30,8 +31,8 @@ type fifoEntry struct {
 // instead, so no two entries ever overlap. (JavaScript promise chains have
 // no cancellation; this is the Go addition.)
 func serialize[T any](ctx context.Context, w *Workspace, backend string, fn func() (T, error)) (T, error) {
-	if w.mut.Has(MutantFIFOOverlap) {
-		// Planted bug MutantFIFOOverlap: mutations of one backend overlap
+	if w.mut.Has(plant.FIFOOverlap) {
+		// Planted bug plant.FIFOOverlap: mutations of one backend overlap
 		// (the class of bug where a lock/queue is skipped on a path), so a
 		// get-then-schedule or two pulls can interleave.
 		return fn()

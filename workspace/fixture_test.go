@@ -11,6 +11,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // fakeBackend is the R-fixture of SPEC 9: backend "sandbox"; push echoes
@@ -224,10 +225,17 @@ type harness struct {
 	seeded int
 }
 
-type harnessOpt func(*Options)
+// harnessOpt adjusts the options a harness builds its workspace with.
+type harnessOpt func(*harnessConfig)
+
+// harnessConfig is the workspace's Options and the planted bugs.
+type harnessConfig struct {
+	Options
+	mut plant.Set
+}
 
 func withRetry(initialMs, maxMs int64, attempts int) harnessOpt {
-	return func(o *Options) {
+	return func(o *harnessConfig) {
 		o.Retry = RetryOptions{
 			InitialDelay: time.Duration(initialMs) * time.Millisecond,
 			MaxDelay:     time.Duration(maxMs) * time.Millisecond,
@@ -236,24 +244,24 @@ func withRetry(initialMs, maxMs int64, attempts int) harnessOpt {
 	}
 }
 
-func withMutant(m Mutant) harnessOpt { return func(o *Options) { o.Mutant = m } }
-func withoutScheduler() harnessOpt   { return func(o *Options) { o.Scheduler = nil } }
+func withMutant(m plant.Set) harnessOpt { return func(o *harnessConfig) { o.mut = m } }
+func withoutScheduler() harnessOpt      { return func(o *harnessConfig) { o.Scheduler = nil } }
 
 // newHarness builds a workspace on backend "sandbox" with the clock at nowMs.
 func newHarness(t *testing.T, b *fakeBackend, nowMs int64, opts ...harnessOpt) *harness {
 	t.Helper()
 	h := &harness{b: b, clk: clock.NewMock(), sched: scheduler.NewMemory(), store: NewMemoryStore()}
 	h.clk.Set(time.UnixMilli(nowMs))
-	o := Options{
+	o := harnessConfig{Options: Options{
 		Backends:  []BackendConfig{{ID: "sandbox", Backend: b}},
 		Clock:     h.clk,
 		Scheduler: h.sched,
 		Store:     h.store,
-	}
+	}}
 	for _, f := range opts {
 		f(&o)
 	}
-	ws, err := New(o)
+	ws, err := newWorkspace(o.Options, o.mut)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,12 +6,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // One test per planted bug owned by the core: each shows the bit changes
 // behaviour against the correct code on the same input.
 
-func runBoth(t *testing.T, m Mutant, run func(t *testing.T, mut Mutant) []string) {
+func runBoth(t *testing.T, m plant.Set, run func(t *testing.T, mut plant.Set) []string) {
 	t.Helper()
 	correct, planted := run(t, 0), run(t, m)
 	if cmp.Equal(correct, planted) {
@@ -21,7 +22,7 @@ func runBoth(t *testing.T, m Mutant, run func(t *testing.T, mut Mutant) []string
 }
 
 func TestMutantZeroBasedAttempts(t *testing.T) {
-	runBoth(t, MutantZeroBasedAttempts, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.ZeroBasedAttempts, func(t *testing.T, m plant.Set) []string {
 		h := newHarness(t, &fakeBackend{fetch: failingFetch("down")}, 10000, withRetry(2000, 30000, 4), withMutant(m))
 		if _, err := h.ws.Exec(ctx0, "build", ExecOptions{}); err != nil {
 			t.Fatal(err)
@@ -31,7 +32,7 @@ func TestMutantZeroBasedAttempts(t *testing.T) {
 }
 
 func TestMutantExhaustedClears(t *testing.T) {
-	runBoth(t, MutantExhaustedClears, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.ExhaustedClears, func(t *testing.T, m plant.Set) []string {
 		h := newHarness(t, &fakeBackend{fetch: failingFetch("down")}, 1000, withRetry(100, 150, 3), withMutant(m))
 		h.seed(t, scheduler.Intent{Backend: "sandbox", Attempt: 3, NotBefore: ms(0)})
 		if r, _ := h.ws.RetryPendingSync(ctx0, "", nil); r.Status != RetryExhausted {
@@ -42,7 +43,7 @@ func TestMutantExhaustedClears(t *testing.T) {
 }
 
 func TestMutantPrecheckGE(t *testing.T) {
-	runBoth(t, MutantPrecheckGE, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.PrecheckGE, func(t *testing.T, m plant.Set) []string {
 		h := newHarness(t, &fakeBackend{}, 1000, withRetry(100, 150, 3), withMutant(m))
 		h.seed(t, scheduler.Intent{Backend: "sandbox", Attempt: 3, NotBefore: ms(0)})
 		r, err := h.ws.RetryPendingSync(ctx0, "", nil)
@@ -54,7 +55,7 @@ func TestMutantPrecheckGE(t *testing.T) {
 }
 
 func TestMutantNoRuntimeFence(t *testing.T) {
-	runBoth(t, MutantNoRuntimeFence, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.NoRuntimeFence, func(t *testing.T, m plant.Set) []string {
 		b := &fakeBackend{runtime: func(int) (string, bool) { return "runtime-b", true }}
 		h := newHarness(t, b, 1000, withMutant(m))
 		h.seed(t, scheduler.Intent{Backend: "sandbox", RuntimeID: rt("runtime-a"), Attempt: 1, NotBefore: ms(0)})
@@ -67,7 +68,7 @@ func TestMutantNoRuntimeFence(t *testing.T) {
 }
 
 func TestMutantNoReconcile(t *testing.T) {
-	runBoth(t, MutantNoReconcile, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.NoReconcile, func(t *testing.T, m plant.Set) []string {
 		h := newHarness(t, &fakeBackend{}, 1000, withMutant(m))
 		if err := h.store.WriteFetchCursor("sandbox", scheduler.At(42)); err != nil {
 			t.Fatal(err)
@@ -84,7 +85,7 @@ func TestMutantNoReconcile(t *testing.T) {
 }
 
 func TestMutantCoalesceResetsAttempt(t *testing.T) {
-	runBoth(t, MutantCoalesceResetsAttempt, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.CoalesceResetsAttempt, func(t *testing.T, m plant.Set) []string {
 		h := newHarness(t, &fakeBackend{fetch: failingFetch("down")}, 1000, withRetry(100, 150, 3), withMutant(m))
 		h.seed(t, scheduler.Intent{Backend: "sandbox", Attempt: 3, NotBefore: ms(0)})
 		if _, err := h.ws.Exec(ctx0, "build", ExecOptions{}); err != nil {
@@ -95,7 +96,7 @@ func TestMutantCoalesceResetsAttempt(t *testing.T) {
 }
 
 func TestMutantProgressAsFailure(t *testing.T) {
-	runBoth(t, MutantProgressAsFailure, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.ProgressAsFailure, func(t *testing.T, m plant.Set) []string {
 		all := generatedDeletes(6, "/generated/%d")
 		b := &fakeBackend{fetch: func(_ int, req FetchRequest) (*FetchEnvelope, error) {
 			return &FetchEnvelope{CurrentCursor: scheduler.At(1), Changes: &fakeChanges{changes: changesAfter(all, req)}}, nil
@@ -115,7 +116,7 @@ func TestMutantProgressAsFailure(t *testing.T) {
 }
 
 func TestMutantFIFOOverlap(t *testing.T) {
-	runBoth(t, MutantFIFOOverlap, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.FIFOOverlap, func(t *testing.T, m plant.Set) []string {
 		h := newHarness(t, &fakeBackend{}, 0, withMutant(m))
 		release := make(chan struct{})
 		started := make(chan struct{})
@@ -141,7 +142,7 @@ func TestMutantFIFOOverlap(t *testing.T) {
 }
 
 func TestMutantNoWiden(t *testing.T) {
-	runBoth(t, MutantNoWiden, func(t *testing.T, m Mutant) []string {
+	runBoth(t, plant.NoWiden, func(t *testing.T, m plant.Set) []string {
 		b := &fakeBackend{watermarks: func(_ int, req WatermarksRequest) (Watermarks, error) {
 			return Watermarks{CurrentRev: 1}, nil
 		}}

@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 	"strings"
 	"time"
 )
@@ -28,7 +29,23 @@ const maxRetryOption = 1<<53 - 1
 // rejected with the TypeScript's message, checked in the order
 // initialDelayMs, maxDelayMs, maxAttempts. There is no cross-validation:
 // MaxDelay < InitialDelay is accepted and every delay is then MaxDelay.
-func New(opts Options) (*Workspace, error) {
+func New(opts Options) (*Workspace, error) { return newWorkspace(opts, 0) }
+
+// init hands workspace/planttest its way to build a workspace with bugs
+// planted, without an exported field or function here.
+func init() {
+	plant.New = func(opts any, bugs plant.Set) (any, error) {
+		o, ok := opts.(Options)
+		if !ok {
+			panic("workspace: plant.New wants a workspace.Options")
+		}
+		return newWorkspace(o, bugs)
+	}
+}
+
+// newWorkspace is New with the planted bugs mut (zero: the correct code),
+// which only syncsim's harness sets, through workspace/planttest.
+func newWorkspace(opts Options, mut plant.Set) (*Workspace, error) {
 	initial, maxDelay, attempts, err := resolveRetry(opts.Retry)
 	if err != nil {
 		return nil, err
@@ -51,7 +68,7 @@ func New(opts Options) (*Workspace, error) {
 		store:         opts.Store,
 		sched:         opts.Scheduler,
 		parker:        opts.Parker,
-		mut:           opts.Mutant,
+		mut:           mut,
 		initialDelay:  initial,
 		maxDelay:      maxDelay,
 		maxAttempts:   attempts,

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // errDeferredNeedsScheduler is raised by a deferred exec on a workspace
@@ -47,7 +48,7 @@ func (w *Workspace) schedulePendingSync(ctx context.Context, id string, runtimeI
 		// 5. Wait-mode coalescing: the existing intent keeps its attempt,
 		// notBefore and target (QUIRK: no widening, exhausted absorbs).
 		if !capture && sameRuntime {
-			if w.mut.Has(MutantCoalesceResetsAttempt) {
+			if w.mut.Has(plant.CoalesceResetsAttempt) {
 				// Planted bug: coalescing re-arms the existing intent at
 				// attempt 1 with a fresh notBefore, the class of bug where
 				// a retry budget is reset by repeated failures and an
@@ -70,9 +71,9 @@ func (w *Workspace) schedulePendingSync(ctx context.Context, id string, runtimeI
 		if capture {
 			target, captureErr = w.captureTarget(ctx, id, runtimeID)
 			if captureErr == nil && sameRuntime && existing.TargetCursor != nil &&
-				existing.TargetCursor.Compare(*target) > 0 && !w.mut.Has(MutantNoWiden) {
+				existing.TargetCursor.Compare(*target) > 0 && !w.mut.Has(plant.NoWiden) {
 				// Widen: keep the wider same-runtime target. Planted bug
-				// MutantNoWiden drops it, the class of bug where a later
+				// plant.NoWiden drops it, the class of bug where a later
 				// fence narrows an earlier one and a retry completes
 				// before the first command's changes are pulled.
 				target = scheduler.Ptr(*existing.TargetCursor)

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // errAttemptsExhausted is the fixed error of the pre-check (SPEC 4).
@@ -59,7 +60,7 @@ func (w *Workspace) RetryPendingSync(ctx context.Context, backend string, budget
 // fixed text, no pull, nothing cleared or rescheduled.
 func (w *Workspace) precheck(ctx context.Context, id string, intent scheduler.Intent) (RetryResult, bool, error) {
 	exhausted := intent.Attempt > w.maxAttempts
-	if w.mut.Has(MutantPrecheckGE) {
+	if w.mut.Has(plant.PrecheckGE) {
 		// Planted bug (article A): `attempt >= max` clears and gives up,
 		// an off-by-one that drops the last allowed pull and the intent.
 		exhausted = intent.Attempt >= w.maxAttempts
@@ -67,7 +68,7 @@ func (w *Workspace) precheck(ctx context.Context, id string, intent scheduler.In
 	if !exhausted {
 		return RetryResult{}, false, nil
 	}
-	if w.mut.Has(MutantPrecheckGE) || w.mut.Has(MutantExhaustedClears) {
+	if w.mut.Has(plant.PrecheckGE) || w.mut.Has(plant.ExhaustedClears) {
 		if err := w.sched.Clear(ctx, id); err != nil {
 			return RetryResult{}, true, err
 		}
@@ -84,7 +85,7 @@ func (w *Workspace) retryTry(ctx context.Context, id string, intent scheduler.In
 	}
 	if !r.Complete {
 		target := scheduler.Ptr(r.TargetCursor)
-		if w.mut.Has(MutantProgressAsFailure) {
+		if w.mut.Has(plant.ProgressAsFailure) {
 			// Planted bug: budget-bounded progress counts as a failure,
 			// the class of bug where a large tree can never drain.
 			if intent.Attempt >= w.maxAttempts {
@@ -134,11 +135,11 @@ func (w *Workspace) retryCatch(ctx context.Context, id string, intent scheduler.
 }
 
 // exhaust reports the post-failure exhausted branch: the intent stays
-// stored unchanged. Planted bug MutantExhaustedClears (article B) clears it,
+// stored unchanged. Planted bug plant.ExhaustedClears (article B) clears it,
 // the class of bug where a give-up erases the evidence and the host never
 // learns a backend is stuck.
 func (w *Workspace) exhaust(ctx context.Context, id string, intent scheduler.Intent, msg string) (RetryResult, error) {
-	if w.mut.Has(MutantExhaustedClears) {
+	if w.mut.Has(plant.ExhaustedClears) {
 		if err := w.sched.Clear(ctx, id); err != nil {
 			return RetryResult{}, err
 		}
@@ -179,8 +180,8 @@ func pendingProgress(next scheduler.Intent, cursor Cursor) RetryResult {
 // reconcile) runs before either.
 func (w *Workspace) pullBatchResolved(ctx context.Context, id string, expectedRuntime *string, b Budget, target *Cursor) (pullResult, error) {
 	return runWithReconnect(ctx, w, id, "pullBatch", policyAlways, func(h Handle) (pullResult, error) {
-		// Planted bug MutantNoRuntimeFence: see pullSerialized.
-		if !w.mut.Has(MutantNoRuntimeFence) {
+		// Planted bug plant.NoRuntimeFence: see pullSerialized.
+		if !w.mut.Has(plant.NoRuntimeFence) {
 			if err := assertRuntime(postCommandSyncLabel, expectedRuntime, h); err != nil {
 				return pullResult{}, err
 			}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // PullResult is what an explicit Pull applied.
@@ -44,10 +45,10 @@ func (w *Workspace) Pull(ctx context.Context, backend string) (PullResult, error
 func (w *Workspace) pullSerialized(ctx context.Context, id string, expectedRuntime *string) (PullResult, error) {
 	return serialize(ctx, w, id, func() (PullResult, error) {
 		return runWithReconnect(ctx, w, id, "pull", policyAlways, func(h Handle) (PullResult, error) {
-			// Planted bug MutantNoRuntimeFence: the post-pull skips the
+			// Planted bug plant.NoRuntimeFence: the post-pull skips the
 			// runtime assertion, the class of bug where a replacement
 			// runtime's empty store is taken for the old runtime's changes.
-			if !w.mut.Has(MutantNoRuntimeFence) {
+			if !w.mut.Has(plant.NoRuntimeFence) {
 				if err := assertRuntime(postCommandSyncLabel, expectedRuntime, h); err != nil {
 					return PullResult{}, err
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // The sync driver of SPEC 6: package functions the Workspace core calls with
@@ -87,11 +88,11 @@ func changeBytes(c Change) int64 {
 
 // pullOnce is SPEC 6.3: drain the remote's snapshot, applying and
 // checkpointing every pullBatchSize entries.
-func pullOnce(ctx context.Context, st Store, backend string, rpc SyncRPC, mut Mutant) (pullResult, error) {
+func pullOnce(ctx context.Context, st Store, backend string, rpc SyncRPC, mut plant.Set) (pullResult, error) {
 	return pullOnceAttempt(ctx, st, backend, rpc, mut, false)
 }
 
-func pullOnceAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC, mut Mutant, retried bool) (pullResult, error) {
+func pullOnceAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC, mut plant.Set, retried bool) (pullResult, error) {
 	after, err := st.FetchCursor(backend)
 	if err != nil {
 		return pullResult{}, err
@@ -142,7 +143,7 @@ func pullOnceAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC,
 		if len(batch) == 0 {
 			return nil
 		}
-		if mut.Has(MutantCursorBeforeApply) {
+		if mut.Has(plant.CursorBeforeApply) {
 			// Planted bug: checkpoint the batch before applying it. A crash
 			// or a failed apply in between leaves the cursor past entries
 			// the host never got, and no later pull brings them.
@@ -211,7 +212,7 @@ func validateBudget(b Budget) error {
 
 // pullBatch is SPEC 6.4: a budget-bounded pull toward target, applying and
 // checkpointing one entry at a time.
-func pullBatch(ctx context.Context, st Store, backend string, rpc SyncRPC, target *Cursor, budget Budget, clk clock.Clock, mut Mutant) (pullResult, error) {
+func pullBatch(ctx context.Context, st Store, backend string, rpc SyncRPC, target *Cursor, budget Budget, clk clock.Clock, mut plant.Set) (pullResult, error) {
 	if err := validateBudget(budget); err != nil {
 		return pullResult{}, err
 	}
@@ -228,7 +229,7 @@ func pullBatch(ctx context.Context, st Store, backend string, rpc SyncRPC, targe
 }
 
 func pullBatchAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC, target *Cursor, budget Budget,
-	clk clock.Clock, started time.Time, mut Mutant, retried bool) (pullResult, error) {
+	clk clock.Clock, started time.Time, mut plant.Set, retried bool) (pullResult, error) {
 	after, err := st.FetchCursor(backend)
 	if err != nil {
 		return pullResult{}, err
@@ -306,7 +307,7 @@ func pullBatchAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC
 		if res.Bytes > 0 && res.Bytes+size > budget.MaxBytes {
 			break
 		}
-		if mut.Has(MutantCursorBeforeApply) {
+		if mut.Has(plant.CursorBeforeApply) {
 			// Planted bug: checkpoint the entry before applying it.
 			if _, err := st.WriteFetchCursorIfAhead(backend, c.Cursor()); err != nil {
 				return pullResult{}, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // sdBackend is the backend key of the sync-driver tests.
@@ -527,17 +528,17 @@ func TestPullBatchByteBudgetDeviation(t *testing.T) {
 	diff(t, "entries with maxBytes 1200", 2, mustPullBatch(t, st2, r2, nil, Budget{MaxEntries: 10, MaxBytes: 1200}).Entries)
 }
 
-// MutantCursorBeforeApply: with the bug planted, an apply that fails after
+// plant.CursorBeforeApply: with the bug planted, an apply that fails after
 // the checkpoint (a crash there is the same window) leaves the fetch cursor
 // past entries that were never applied.
 func TestMutantCursorBeforeApply(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		mut        Mutant
+		mut        plant.Set
 		wantCursor func(ra, rc int64) Cursor
 	}{
 		{"correct", 0, func(int64, int64) Cursor { return at(0) }},
-		{"planted", MutantCursorBeforeApply, func(_, rc int64) Cursor { return atPath(rc, "/c") }},
+		{"planted", plant.CursorBeforeApply, func(_, rc int64) Cursor { return atPath(rc, "/c") }},
 	} {
 		t.Run("pullOnce "+tc.name, func(t *testing.T) {
 			st, r := &hookStore{Store: NewMemoryStore()}, newFakeRemote()

@@ -26,9 +26,6 @@ type Options struct {
 	// SPEC's PUSH_BATCH value (DefaultPushBudget). Smaller batches split a
 	// push into several remote calls, each acknowledged before the next.
 	PushBatch PushBudget
-	// Mutant plants deliberately wrong behaviour for harness self-tests (see
-	// Mutant). The zero value is the correct code.
-	Mutant Mutant
 }
 
 // BackendConfig registers a backend under an id.
@@ -138,41 +135,3 @@ type RetryResult struct {
 	Cursor       *Cursor
 	Error        string
 }
-
-// Mutant is a set of planted bugs. Each bit switches on one deliberately
-// wrong variant of the retry logic so that a harness can prove it finds that
-// class of bug. Production code leaves it zero; each check is one bit test.
-type Mutant uint32
-
-const (
-	// MutantZeroBasedAttempts: new intents start at attempt 0 (article A).
-	MutantZeroBasedAttempts Mutant = 1 << iota
-	// MutantExhaustedClears: exhaustion clears the intent (article B).
-	MutantExhaustedClears
-	// MutantPrecheckGE: the pre-check uses >= and clears (article A).
-	MutantPrecheckGE
-	// MutantNoRuntimeFence: retries skip the runtime-identity assertion.
-	MutantNoRuntimeFence
-	// MutantNoReconcile: connect skips reconcileWatermarks.
-	MutantNoReconcile
-	// MutantCoalesceResetsAttempt: wait-mode coalescing reschedules attempt 1.
-	MutantCoalesceResetsAttempt
-	// MutantProgressAsFailure: a budget-bounded batch counts as a failure.
-	MutantProgressAsFailure
-	// MutantFIFOOverlap: the per-backend FIFO lets mutations overlap.
-	MutantFIFOOverlap
-	// MutantCursorBeforeApply: the fetch cursor is written before the
-	// entries it covers are applied.
-	MutantCursorBeforeApply
-	// MutantNoWiden: a deferred capture replaces a wider same-runtime target.
-	MutantNoWiden
-	// MutantNoRedaction: result errors skip the credential redaction of
-	// SPEC 1.4 (control characters and the cut still apply).
-	MutantNoRedaction
-	// MutantMutexAcrossCall: the workspace's mutex is held across the
-	// backend's Connect, so a caller that needs it meanwhile blocks for real.
-	MutantMutexAcrossCall
-)
-
-// Has reports whether bug b is planted.
-func (m Mutant) Has(b Mutant) bool { return m&b != 0 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace/internal/plant"
 )
 
 // Workspace keeps a host's local store in sync with its container backends
@@ -18,7 +19,7 @@ type Workspace struct {
 	store  Store
 	sched  scheduler.Scheduler // nil: no durable retries
 	parker Parker
-	mut    Mutant
+	mut    plant.Set
 
 	initialDelay time.Duration
 	maxDelay     time.Duration

@@ -9,12 +9,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/syncsim/syncsim/scenarios"
+	"github.com/syncsim/syncsim/scenarios/benchrun"
 )
 
 // maxBenchSeeds bounds -seeds of bench.
 const maxBenchSeeds = 10_000_000
 
-// cmdBench measures the harness on this machine (scenarios.Bench) and
+// cmdBench measures the harness on this machine (benchrun.Bench) and
 // prints a table of figures against their targets, or one JSON object.
 // It exits 0 whether or not the targets are met: a benchmark measures.
 func cmdBench(e env, args []string) int {
@@ -38,7 +39,7 @@ func cmdBench(e env, args []string) int {
 	if *strategies {
 		return benchStrategies(e, *seeds, *first, *bug, *jsonOut)
 	}
-	r, err := scenarios.Bench(scenarios.BenchOptions{
+	r, err := benchrun.Bench(benchrun.Options{
 		Seeds: *seeds, Quick: *quick,
 		Progress: func(phase string) { fmt.Fprintf(e.stderr, "syncsim bench: %s\n", phase) },
 	})
@@ -127,7 +128,7 @@ type benchTargetJSON struct {
 	Pass    bool    `json:"pass"`
 }
 
-func benchSummaryJSON(r scenarios.BenchReport, m machineJSON) benchJSON {
+func benchSummaryJSON(r benchrun.Report, m machineJSON) benchJSON {
 	out := benchJSON{
 		Shape: r.Shape, ScenariosPerSec: r.ScenariosPerSec, EventsPerSec: r.EventsPerSec,
 		TimeCompression: r.TimeCompression, ScenariosPerSecWall: r.ScenariosPerSecWall,
@@ -155,7 +156,7 @@ func benchSummaryJSON(r scenarios.BenchReport, m machineJSON) benchJSON {
 
 // writeBenchTable prints the figures as an aligned table: the targets
 // first, then the figures they are derived from.
-func writeBenchTable(e env, r scenarios.BenchReport, m machineJSON) {
+func writeBenchTable(e env, r benchrun.Report, m machineJSON) {
 	fmt.Fprintf(e.stdout, "shape    %s\n", r.Shape)
 	fmt.Fprintf(e.stdout, "machine  %s/%s, %s, %d CPUs, GOMAXPROCS %d, %s\n", m.GOOS, m.GOARCH, orUnknown(m.CPUModel), m.NumCPU, m.GOMAXPROCS, m.GoVersion)
 	fmt.Fprintf(e.stdout, "rates are per core: per CPU second of the process (all threads, GC included)\n\n")
@@ -209,15 +210,14 @@ func orUnknown(s string) string {
 
 // benchStrategies is `syncsim bench -strategies`.
 func benchStrategies(e env, seeds int, first uint64, bug string, jsonOut bool) int {
-	var bugs []scenarios.Bug
+	var bugs []string
 	if bug != "" {
-		b, ok := scenarios.BugByName(bug)
-		if !ok {
+		if _, ok := scenarios.BugByName(bug); !ok {
 			return usageError(e, "bench", fmt.Sprintf("unknown bug %q for flag -bug (see syncsim bugs)", bug))
 		}
-		bugs = []scenarios.Bug{b}
+		bugs = []string{bug}
 	}
-	figs, err := scenarios.BenchStrategies(scenarios.StrategyBenchOptions{
+	figs, err := benchrun.Strategies(benchrun.StrategyOptions{
 		Seeds: seeds, FirstSeed: first, Bugs: bugs,
 		Progress: func(b string) { fmt.Fprintf(e.stderr, "syncsim bench: strategies for %s\n", b) },
 	})

@@ -78,7 +78,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 }
 
 // summaryRe is the shape of the last line of every run.
-var summaryRe = regexp.MustCompile(`^syncsim: \d+ seeds \(first \d+(, shard \d+/\d+)?\), \d+ passed, \d+ failed( \((stopped at -max-failures \d+|interrupted after \d+ of \d+ seeds)\))?, \d+ steps, [0-9.]+[kMG]? events, [0-9.]+ (s|min|h|d) simulated in [0-9.]+s \([0-9.]+[kMG]? scenarios/s, [0-9.]+[kMG]? events/s\)$`)
+var summaryRe = regexp.MustCompile(`^syncsim: \d+ seeds \(first \d+(, shard \d+/\d+)?\), \d+ passed, \d+ failed( \((stopped at -max-failures \d+|interrupted after \d+ of \d+ seeds)\))?, \d+ steps run, [0-9.]+[kMG]? events, [0-9.]+ (s|min|h|d) simulated in [0-9.]+s \([0-9.]+[kMG]? scenarios/s, [0-9.]+[kMG]? events/s\)$`)
 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
@@ -375,6 +375,18 @@ func TestShrinkWritesAReplayableFile(t *testing.T) {
 	out2 := filepath.Join(t.TempDir(), "again.txt")
 	if code, _, errs := syncsim(t, "shrink", out, "-o", out2, "-json"); code != exitOK {
 		t.Errorf("shrink FILE -o OUT: exit %d: %s", code, errs)
+	}
+	// Each file's Replay comment names the corpus test it will be as that
+	// file: never the input's name nor a generated one.
+	for file, test := range map[string]string{out: "small", out2: "again"} {
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "# Replay: go test ./scenarios -run 'TestCorpus/" + test + "$'"
+		if got := regexp.MustCompile(`(?m)^# Replay: .*`).FindString(string(text)); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: Replay comment %q, want %q", filepath.Base(file), got, want)
+		}
 	}
 	clean := formatCase(t, scenarios.FromSeed(1, scenarios.DefaultConfig), "")
 	if code, _, errs := syncsim(t, "shrink", clean); code != exitUsage || !strings.Contains(errs, "nothing to shrink") {

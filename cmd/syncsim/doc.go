@@ -38,8 +38,9 @@ under -json prints {"error": REASON, "exit_code": 2}.
 run, replay, shrink, explain and hunt share them; a report's replay line
 repeats every one of them that differs from the default.
 
-	-steps N           top-level ops per generated scenario (default 30,
-	                   scenarios.DefaultConfig.Steps; a group counts once)
+	-steps N           steps per generated scenario (default 30,
+	                   scenarios.DefaultConfig.Steps; each member of a
+	                   group is a step, as in every count syncsim prints)
 	-backends K        container backends (default 2)
 	-scheduler NAME    intent store: memory (default), sqlite, or none (a
 	                   workspace without a scheduler, SPEC 3.3 step 1)
@@ -67,7 +68,7 @@ stops at a seed boundary (the seeds in flight finish), still prints the
 summary (or the -json object, "interrupted": true) and exits 130; a second
 signal quits at once.
 
-	syncsim: 10000 seeds (first 1), 10000 passed, 0 failed, 254263 steps, 3.3M events, 383.8 h simulated in 8.0s (1258 scenarios/s, 410k events/s)
+	syncsim: 10000 seeds (first 1), 10000 passed, 0 failed, 254263 steps run, 3.3M events, 383.8 h simulated in 8.0s (1258 scenarios/s, 410k events/s)
 
 Flags, besides the shape flags:
 

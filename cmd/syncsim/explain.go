@@ -29,6 +29,7 @@ type explainPage struct {
 	Profile   string
 	Config    []string // "key value" facts about the run's shape
 	Ops       []string
+	Steps     int // scenarios.Steps of the ops: the count every report prints
 	Hash      string
 	Stats     []string
 	Violation *explainViolation
@@ -88,7 +89,9 @@ type exItem struct {
 	Y     int    `json:"y"`
 	Label string `json:"l,omitempty"`
 	// NX is the x of the next mark on the same row (0: none); the page
-	// shows a point's label only where it fits before NX.
+	// shows a label only where it fits before NX: a point's after the
+	// point, a bar's inside it or, when the bar is too short, after it
+	// (cut short with "…" if need be, never dropped).
 	NX    int    `json:"nx,omitempty"`
 	Tip   string `json:"t"`
 	Lines []int  `json:"n,omitempty"`
@@ -146,6 +149,7 @@ func buildExplainPage(s scenarios.Scenario, r scenarios.Result) explainPage {
 		p.Lines = append(p.Lines, explainLine{No: l.no, Raw: l.raw, Class: listClass(&l)})
 	}
 	p.Config = explainConfig(s, p.Headers)
+	p.Steps = scenarios.Steps(s.Ops)
 	for _, op := range s.Ops {
 		p.Ops = append(p.Ops, op.String())
 	}
@@ -179,16 +183,16 @@ func explainConfig(s scenarios.Scenario, headers []string) []string {
 	if c.MaxEntries > 0 {
 		out = append(out, "max-entries="+strconv.Itoa(c.MaxEntries))
 	}
-	out = append(out, fmt.Sprintf("ops=%d steps=%d", len(s.Ops), scenarios.Steps(s.Ops)))
+	out = append(out, "steps="+strconv.Itoa(scenarios.Steps(s.Ops)))
 	return out
 }
 
 func explainStats(st sim.Stats) []string {
 	out := []string{
-		"steps " + strconv.Itoa(st.Steps),
+		"steps run " + strconv.Itoa(st.Steps),
 		"events " + strconv.Itoa(st.Events),
 		"host starts " + strconv.Itoa(st.HostStarts),
-		"virtual time " + st.SimDuration.String(),
+		"virtual time " + sim.Offset(st.SimDuration),
 	}
 	for _, m := range []struct {
 		name string
@@ -246,8 +250,8 @@ func listClass(l *tline) string {
 // intentToken is the {...} intent of a store-schedule call: the token after
 // the backend.
 func intentToken(call []string) string {
-	if len(call) > 4 {
-		return call[4]
+	if len(call) > 3 {
+		return call[3]
 	}
 	return ""
 }
@@ -255,8 +259,8 @@ func intentToken(call []string) string {
 // laneOfLine decides which lane a line belongs on ("" for the host).
 func laneOfLine(l *tline) string {
 	switch {
-	case l.event == "store" && len(l.call) > 3:
-		return l.call[3]
+	case l.event == "store" && len(l.call) > 2:
+		return l.call[2]
 	case l.actor == "-" && l.event == "fault":
 		return l.get("backend")
 	}
@@ -441,7 +445,6 @@ type alarmSpan struct {
 }
 
 func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attempts int) explainData {
-	epochMS := sim.Epoch.UnixMilli()
 	lo := &explainLayout{lines: lines, laneIdx: map[string]int{}}
 	for i := range s.Config.Backends {
 		lo.lane("b" + strconv.Itoa(i))
@@ -457,11 +460,11 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 		lo.lane(l.lane)
 		switch {
 		case l.event == "store" && callOp(l.call) == "store-schedule" && !hasToken(l.call, "err"):
-			if in := parseIntent(intentToken(l.call), epochMS); in.ok {
+			if in := parseIntent(intentToken(l.call)); in.ok {
 				extra = append(extra, in.notBefore)
 			}
 		case l.event == "alarm-set":
-			if at, ok := parsePlusDuration(l.get("at")); ok {
+			if at, ok := parseOffset(l.get("at")); ok {
 				extra = append(extra, at)
 			}
 		}
@@ -518,7 +521,7 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 		case "rt":
 			lo.rtLine(i, ln, &pulls, pullOpen)
 		case "store":
-			lo.storeLine(i, ln, epochMS, &intents, inOpen)
+			lo.storeLine(i, ln, &intents, inOpen)
 		case "fault":
 			kind := l.get("kind")
 			label := kind
@@ -531,7 +534,7 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 			}
 			lo.point(i, ln, "faults", "tri", "fault fault-event", label, "fault "+label+" on "+l.lane+" (injected)")
 		case "alarm-set":
-			at, ok := parsePlusDuration(l.get("at"))
+			at, ok := parseOffset(l.get("at"))
 			if alarmOn != nil {
 				alarmOn.end, alarmOn.endReason = i, "replaced"
 			}
@@ -658,13 +661,13 @@ func (lo *explainLayout) rtLine(i, ln int, pulls *[]*pullSpan, open map[string]*
 }
 
 // storeLine handles one scheduler store call: intents, store faults.
-func (lo *explainLayout) storeLine(i, ln int, epochMS int64, intents *[]*intentSpan, open map[int]*intentSpan) {
+func (lo *explainLayout) storeLine(i, ln int, intents *[]*intentSpan, open map[int]*intentSpan) {
 	l := &lo.lines[i]
 	op := callOp(l.call)
 	if fk := after(l.call, "fault"); fk != "" {
 		lo.point(i, ln, "faults", "tri", "fault store-fault", fk, "fault "+fk+" injected at "+op+" by "+l.actor+": "+after(l.call, "err"))
 	}
-	if after(l.call, "err") != "" || len(l.call) < 4 {
+	if after(l.call, "err") != "" || len(l.call) < 3 {
 		return
 	}
 	switch op {
@@ -672,7 +675,7 @@ func (lo *explainLayout) storeLine(i, ln int, epochMS int64, intents *[]*intentS
 		if cur := open[ln]; cur != nil {
 			cur.end, cur.endReason = i, "replaced by "+l.actor
 		}
-		in := parseIntent(intentToken(l.call), epochMS)
+		in := parseIntent(intentToken(l.call))
 		if !in.ok {
 			delete(open, ln)
 			return
@@ -923,7 +926,7 @@ func (lo *explainLayout) finish(endX int) explainData {
 			continue
 		}
 		k := rowKey{it.lane, it.track, it.sub}
-		if p, ok := prev[k]; ok && lo.items[p].Shape != "bar" {
+		if p, ok := prev[k]; ok {
 			lo.items[p].NX = it.X
 		}
 		prev[k] = i

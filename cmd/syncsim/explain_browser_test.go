@@ -109,6 +109,21 @@ func TestExplainHTMLChromium(t *testing.T) {
 		}
 	}
 
+	// Every bar is labelled, a short one after its end.
+	bars := regexp.MustCompile(`<g class="item (?:op|pull|intent|alarm-armed)[^"]*"[^>]*>(.*?)</g>`).FindAllStringSubmatch(dom, -1)
+	outside := 0
+	for _, g := range bars {
+		if !strings.Contains(g[1], "<text") {
+			t.Errorf("a bar without a label: %.300s", g[0])
+		}
+		if strings.Contains(g[1], `class="lbl out"`) {
+			outside++
+		}
+	}
+	if len(bars) == 0 || outside == 0 {
+		t.Errorf("%d bars drawn, %d labelled after the bar: want some of each", len(bars), outside)
+	}
+
 	shot := filepath.Join(dir, "explain.png")
 	runChromium(t, bin, filepath.Join(dir, "profile"), url, "--screenshot="+shot, "--window-size=1400,900")
 	png, err := os.ReadFile(shot)

@@ -129,6 +129,9 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
 <span><svg width="26" height="12"><rect x="1" y="1" width="24" height="10" rx="2" fill="#1f8f8a"/></svg>pull (fetch &rarr; eof)</span>
 <span><svg width="26" height="12"><rect x="1" y="1" width="24" height="10" rx="2" fill="#fbeccc" stroke="#e09b20"/></svg>intent backoff (scheduled &rarr; notBefore)</span>
 <span><svg width="26" height="12"><rect x="1" y="1" width="24" height="10" rx="2" fill="#e09b20"/></svg>intent due (notBefore &rarr; cleared / replaced)</span>
+<span><b class="mono">a1</b>, <b class="mono">a2</b>, &hellip; the intent&rsquo;s attempt (a bar label: <span class="mono">a2 backoff</span>, <span class="mono">a2 due</span>; after a retry: its new attempt)</span>
+<span><b class="mono">exec wait w2 &rarr; pending</b> an op bar&rsquo;s label: the op (<span class="mono">w2</span>: its command writes two files), then how it ended (a short bar&rsquo;s label follows it, cut with &hellip;)</span>
+<span><b class="mono">+0000012.345</b> virtual time: seconds from the start, as the trace prints it</span>
 <span><svg width="16" height="14"><path d="M8 1 L14 13 L2 13 Z" fill="#f06a28" stroke="#8f2a00"/></svg>injected fault</span>
 <span><svg width="14" height="14"><circle cx="7" cy="7" r="5" fill="#2f6fd0"/></svg>alarm fires</span>
 <span><svg width="26" height="12"><rect x="1" y="1" width="24" height="10" rx="2" fill="#c9dcf7" stroke="#2f6fd0"/></svg>alarm armed</span>
@@ -139,7 +142,7 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
 <span class="note">&nbsp; Time runs left to right on a compressed scale (gaps grow with the log of elapsed virtual time); events at one instant are spread out in trace order. Hover a mark for its trace lines, click to find them below.</span></div>
 <div class="timeline" id="timeline"><svg id="labels" width="150" height="10"></svg><div class="scroll" id="scroll"><svg id="tl" width="10" height="10"></svg></div></div>
 <div id="tip" hidden></div>
-<h2>ops <span class="note">({{len .Ops}}, as the scenario file lists them)</span></h2>
+<h2>ops <span class="note">({{.Steps}} steps, as the scenario file lists them)</span></h2>
 <ol class="ops" id="ops">{{range .Ops}}<li>{{.}}</li>{{end}}</ol>
 <h2>trace{{if .Dropped}} <span class="note">({{.Dropped}} earlier lines not kept)</span>{{end}}</h2>
 <ol class="trace" id="trace">
@@ -222,7 +225,13 @@ ol.trace li.hl { background: #fff3b0; outline: 1px solid #e0c200; }
         case 'bar':
           var w = Math.max(X(it.x2) - x, 3);
           el(g, 'rect', { x: x, y: y + 3, width: w, height: 12, rx: 2 });
-          if (l && textW(l) + 6 <= w) el(g, 'text', { x: x + 3, y: y + 12, 'class': 'lbl in' }, l);
+          if (!l) return;
+          if (textW(l) + 6 <= w) { el(g, 'text', { x: x + 3, y: y + 12, 'class': 'lbl in' }, l); return; }
+          // A short bar: its label goes after it, cut to the room before
+          // the next mark on its row (at least a word's start and "…").
+          var after = (it.nx ? X(it.nx) : W) - (x + w) - 6;
+          var fit = textW(l) <= after ? l : l.slice(0, Math.max(2, Math.floor(after / CHAR) - 1)) + '\u2026';
+          el(g, 'text', { x: x + w + 3, y: y + 12, 'class': 'lbl out' }, fit);
           return;
         case 'tri':
           el(g, 'path', { d: 'M' + x + ' ' + (y + 2) + 'L' + (x + 6) + ' ' + (y + 15) + 'L' + (x - 6) + ' ' + (y + 15) + 'Z' });

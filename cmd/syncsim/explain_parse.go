@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/syncsim/syncsim/sim"
 )
 
 // This file reads trace lines back (sim.Trace's format) for the explain
@@ -159,8 +161,9 @@ func unquoteValue(v string) string {
 	return v
 }
 
-// callTokens splits a runtime or store call (faults.Call.String,
-// faults.StoreCall.String) into tokens. A quoted string is one token,
+// callTokens splits a runtime or store call as the trace prints it
+// (faults.Call.AppendTrace, faults.StoreCall.AppendTrace: "#seq op ...")
+// into tokens. A quoted string is one token,
 // unquoted; a {...} group (a cursor or an intent) is one token, kept raw.
 func callTokens(s string) []string {
 	var out []string
@@ -232,10 +235,10 @@ func hasToken(toks []string, key string) bool {
 // callOp is the op of a runtime call ("fetch") or a store call
 // ("store-schedule"): the third token, after the sequence number and actor.
 func callOp(toks []string) string {
-	if len(toks) < 3 {
+	if len(toks) < 2 {
 		return ""
 	}
-	return toks[2]
+	return toks[1]
 }
 
 // storedIntent is an intent read back from scheduler.Intent.String.
@@ -247,30 +250,20 @@ type storedIntent struct {
 }
 
 // parseIntent reads "{backend b0 runtime r target {4,null} attempt 1
-// notBefore <unix ms>}"; epochMS is the trace start in unix milliseconds.
-func parseIntent(s string, epochMS int64) storedIntent {
+// notBefore +0000001.000}" (faults.AppendIntent as the trace prints it).
+func parseIntent(s string) storedIntent {
 	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
 		return storedIntent{}
 	}
 	toks := callTokens(s[1 : len(s)-1])
 	in := storedIntent{runtime: after(toks, "runtime"), target: after(toks, "target")}
 	a, err1 := strconv.Atoi(after(toks, "attempt"))
-	nb, err2 := strconv.ParseInt(after(toks, "notBefore"), 10, 64)
-	if err1 != nil || err2 != nil {
+	nb, ok := parseOffset(after(toks, "notBefore"))
+	if err1 != nil || !ok {
 		return in
 	}
-	in.attempt, in.notBefore, in.ok = a, nb-epochMS, true
+	in.attempt, in.notBefore, in.ok = a, nb, true
 	return in
-}
-
-// parsePlusDuration reads "+1.5s" (a time since the trace start, as the
-// host prints alarm and notBefore times) as milliseconds.
-func parsePlusDuration(s string) (int64, bool) {
-	d, err := time.ParseDuration(strings.TrimPrefix(s, "+"))
-	if err != nil {
-		return 0, false
-	}
-	return d.Milliseconds(), true
 }
 
 // laneOf is the backend an actor works on: the last part of names like
@@ -294,7 +287,5 @@ func actorKind(actor string) string {
 	return parts[len(parts)-2]
 }
 
-// fmtMS prints a time since the start like the host does: "+3.6s".
-func fmtMS(ms int64) string {
-	return "+" + (time.Duration(ms) * time.Millisecond).String()
-}
+// fmtMS prints a time since the start as the trace does (sim.Offset).
+func fmtMS(ms int64) string { return sim.Offset(time.Duration(ms) * time.Millisecond) }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -147,16 +149,16 @@ func TestExplainParseTraceLine(t *testing.T) {
 		t.Errorf("details %+v", l.kv)
 	}
 
-	st := parseTraceLine(8, `+0000034.200 #11.exec.b1 store #10 #11.exec.b1 store-schedule b1 {backend b1 runtime b1-rt1 target {4,"/a b"} attempt 2 notBefore 1767225635200}`)
+	st := parseTraceLine(8, `+0000034.200 #11.exec.b1 store #10 store-schedule b1 {backend b1 runtime b1-rt1 target {4,"/a b"} attempt 2 notBefore +0000035.200}`)
 	if callOp(st.call) != "store-schedule" || laneOfLine(&st) != "b1" {
 		t.Fatalf("store call %q", st.call)
 	}
-	in := parseIntent(intentToken(st.call), 1767225600000)
+	in := parseIntent(intentToken(st.call))
 	if !in.ok || in.attempt != 2 || in.notBefore != 35200 || in.runtime != "b1-rt1" || in.target != `{4,"/a b"}` {
 		t.Errorf("intent %+v", in)
 	}
 
-	rt := parseTraceLine(9, `+0000003.100 #3.exec.b1 rt #16 #3.exec.b1 stream-next conn 2 rt b1-rt1 stream 2 served 1 fault transport-mid-stream err "injected: closed mid-stream"`)
+	rt := parseTraceLine(9, `+0000003.100 #3.exec.b1 rt #16 stream-next conn 2 rt b1-rt1 stream 2 served 1 fault transport-mid-stream err "injected: closed mid-stream"`)
 	if callOp(rt.call) != "stream-next" || after(rt.call, "fault") != "transport-mid-stream" || after(rt.call, "err") != "injected: closed mid-stream" || after(rt.call, "stream") != "2" {
 		t.Errorf("rt call %q", rt.call)
 	}
@@ -193,4 +195,64 @@ func TestExplainHTMLOddTrace(t *testing.T) {
 	if strings.Contains(html, "<script>alert") || strings.Count(html, "</script>") != 1 {
 		t.Error("trace text reached the page unescaped")
 	}
+}
+
+// TestExplainHTMLLabelsLegendAndNames reads the page without a browser:
+// every bar carries a label (the page draws it inside or after the bar);
+// the legend explains the labels' shorthand (a1, w2) and the time format;
+// no trace line names its actor twice; every time on the page is in the
+// trace's format.
+func TestExplainHTMLLabelsLegendAndNames(t *testing.T) {
+	s, r := explainFailingRun(t)
+	page := string(renderExplain(t, s, r))
+	var data struct {
+		Items []struct {
+			K, S, L string
+			X, X2   int
+			NX      int `json:"nx"`
+		} `json:"items"`
+	}
+	m := regexp.MustCompile(`var D = (\{.*\});`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no timeline data on the page")
+	}
+	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
+		t.Fatal(err)
+	}
+	bars, short := 0, 0
+	for _, it := range data.Items {
+		if it.S != "bar" {
+			continue
+		}
+		bars++
+		if it.L == "" {
+			t.Errorf("bar %s at x=%d has no label", it.K, it.X)
+		}
+		if it.X2-it.X < 60 {
+			short++
+		}
+	}
+	if bars == 0 || short == 0 {
+		t.Fatalf("%d bars, %d short: the run does not exercise short bars", bars, short)
+	}
+	legend := page[strings.Index(page, `<div class="legend">`):strings.Index(page, `<div class="controls">`)]
+	for _, want := range []string{">a1<", ">a2<", "w2", "&rarr; pending", "intent backoff", "intent due", "alarm armed", "host restart", "violation", "injected fault", "0000012.345"} {
+		if !strings.Contains(legend, want) {
+			t.Errorf("legend lacks %q", want)
+		}
+	}
+	for _, l := range r.Trace.Lines() {
+		f := strings.Fields(l)
+		if len(f) < 3 || !strings.HasPrefix(f[1], "#") {
+			continue
+		}
+		if strings.Count(l, f[1]+" ") > 1 {
+			t.Errorf("trace line names its actor twice: %s", l)
+		}
+	}
+	if want := fmt.Sprintf("(%d steps, as the scenario file lists them)", scenarios.Steps(s.Ops)); !strings.Contains(page, want) || !strings.Contains(page, fmt.Sprintf("steps=%d", scenarios.Steps(s.Ops))) {
+		t.Errorf("page does not count %d steps in both places", scenarios.Steps(s.Ops))
+	}
+	unescaped := strings.NewReplacer("&#43;", "+", "\\u002b", "+", "&rarr;", "→").Replace(page)
+	checkOneTimeFormat(t, unescaped)
 }

@@ -85,7 +85,7 @@ type shapeFlags struct {
 }
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.steps, "steps", scenarios.DefaultConfig.Steps, "top-level ops per generated scenario")
+	fs.IntVar(&f.steps, "steps", scenarios.DefaultConfig.Steps, "steps per generated scenario (ops, a group's members each counted)")
 	fs.IntVar(&f.backends, "backends", scenarios.DefaultConfig.Backends, "container backends per scenario")
 	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory, sqlite or none (a workspace without a scheduler)")
 	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")

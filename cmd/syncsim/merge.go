@@ -219,7 +219,7 @@ func writeMerged(e env, m mergeJSON) {
 	if !m.Complete {
 		s += fmt.Sprintf(" (%d shards incomplete)", len(m.Incomplete))
 	}
-	fmt.Fprintf(e.stdout, "%s, %d steps, %s events, %s simulated in %s of shard time\n",
+	fmt.Fprintf(e.stdout, "%s, %d steps run, %s events, %s simulated in %s of shard time\n",
 		s, m.Steps, humanCount(float64(m.Events)), humanSim(time.Duration(m.SimSeconds*float64(time.Second))),
 		humanWall(time.Duration(m.WallSeconds*float64(time.Second))))
 }

@@ -91,7 +91,7 @@ func orNone(s string) string {
 
 // summaryLine is the last line of every run, all numbers measured:
 //
-//	syncsim: 5000 seeds (first 123), 5000 passed, 0 failed, 152340 steps, 1.2M events, 3.4 h simulated in 8.1s (617 scenarios/s, 150k events/s)
+//	syncsim: 5000 seeds (first 123), 5000 passed, 0 failed, 152340 steps run, 1.2M events, 3.4 h simulated in 8.1s (617 scenarios/s, 150k events/s)
 func summaryLine(sp sweepSpec, t totals, wall time.Duration) string {
 	where := fmt.Sprintf("first %d", sp.first)
 	if sp.shard.n > 0 {
@@ -104,7 +104,7 @@ func summaryLine(sp sweepSpec, t totals, wall time.Duration) string {
 	case t.interrupted:
 		s += fmt.Sprintf(" (interrupted after %d of %d seeds)", t.seeds, sp.seeds())
 	}
-	return s + fmt.Sprintf(", %d steps, %s events, %s simulated in %s (%s scenarios/s, %s events/s)",
+	return s + fmt.Sprintf(", %d steps run, %s events, %s simulated in %s (%s scenarios/s, %s events/s)",
 		t.steps, humanCount(float64(t.events)), humanSim(t.sim), humanWall(wall),
 		humanCount(rate(float64(t.seeds), wall)), humanCount(rate(float64(t.events), wall)))
 }

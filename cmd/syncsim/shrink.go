@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/syncsim/syncsim/scenarios"
 )
@@ -134,8 +136,26 @@ func writeShrunk(s scenarios.Scenario, property, out, dir string) (string, error
 	if err != nil {
 		return "", err
 	}
+	// The file's Replay comment names the corpus test of the name it was
+	// saved under; it will live as out, so name that one (never the input
+	// file's name, nor a name the file does not have).
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	saved, want := corpusTestName(path), corpusTestName(out)
+	text = bytes.Replace(text, []byte("'TestCorpus/"+saved+"$'"), []byte("'TestCorpus/"+want+"$'"), 1)
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		return "", err
+	}
 	if err := os.Rename(path, out); err != nil {
 		return "", err
 	}
 	return out, nil
+}
+
+// corpusTestName is TestCorpus's subtest for a corpus file at path: its
+// base name without .txt, as datadriven.Walk names it.
+func corpusTestName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), ".txt")
 }

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"time"
+
+	"github.com/syncsim/syncsim/sim"
 )
 
-// offset prints a simulated time as the trace does: seconds from the start
-// of the run, signed, seven digits wide, to the millisecond
-// (+0000034.200), so that a report's times line up with its trace lines.
-func offset(d time.Duration) string {
-	ms := d.Milliseconds()
-	sign := "+"
-	if ms < 0 {
-		sign, ms = "-", -ms
-	}
-	return fmt.Sprintf("%s%07d.%03d", sign, ms/1000, ms%1000)
-}
+// offset prints a simulated time as the trace does (sim.Offset: seconds
+// from the start of the run, fixed width, to the millisecond), so that a
+// report's times line up with its trace lines.
+func offset(d time.Duration) string { return sim.Offset(d) }
 
 // secondsDuration turns JSON seconds back into a duration.
 func secondsDuration(s float64) time.Duration {
