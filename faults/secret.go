@@ -76,12 +76,15 @@ var pastCutPadding = func() string {
 // counts what it planted per form.
 type Secrets struct {
 	rng     *rand.Rand
+	shapes  *rand.Rand     // error shapes (errshape.go), a stream of its own
 	planted map[string]int // form name -> count
+	shaped  map[string]int // error shape name -> count
 }
 
 // NewSecrets returns a planter drawing from rng.
 func NewSecrets(rng *rand.Rand) *Secrets {
-	return &Secrets{rng: rng, planted: map[string]int{}}
+	shapes := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+	return &Secrets{rng: rng, shapes: shapes, planted: map[string]int{}, shaped: map[string]int{}}
 }
 
 // Planted returns the count of credentials planted per form name.
@@ -97,17 +100,32 @@ func (s *Secrets) Planted() map[string]int {
 }
 
 // injected builds an InjectedError of kind k; with a planter, a credential
-// is appended to its text. A nil planter plants nothing.
+// is appended to its text and a transport failure takes a drawn shape
+// (errshape.go). A nil planter plants nothing and shapes nothing.
 func (s *Secrets) injected(k Kind, msg string) error {
 	e := &InjectedError{Kind: k, Msg: msg}
-	if s != nil {
-		f := SecretForms[s.rng.IntN(len(SecretForms))]
-		digits := strconv.FormatUint(s.rng.Uint64()>>(64-4*secretDigits), 16)
-		secret := SecretMarker + strings.Repeat("0", secretDigits-len(digits)) + digits
-		e.Credential = f.text(secret)
-		s.planted[f.Name]++
+	if s == nil {
+		return e
 	}
-	return e
+	f := SecretForms[s.rng.IntN(len(SecretForms))]
+	digits := strconv.FormatUint(s.rng.Uint64()>>(64-4*secretDigits), 16)
+	secret := SecretMarker + strings.Repeat("0", secretDigits-len(digits)) + digits
+	e.Credential = f.text(secret)
+	s.planted[f.Name]++
+	return shape(s.shapes, e, s.shaped)
+}
+
+// Shapes returns how many injected transport failures took each error
+// shape (errshape.go).
+func (s *Secrets) Shapes() map[string]int {
+	if s == nil {
+		return nil
+	}
+	out := make(map[string]int, len(s.shaped))
+	for k, v := range s.shaped {
+		out[k] = v
+	}
+	return out
 }
 
 // ContainsSecret reports whether text carries any part of a planted

@@ -18,8 +18,8 @@ func TestSecretsPlantEveryFormScrubbable(t *testing.T) {
 			t.Fatalf("%v is not an InjectedError wrapping ErrInjected", err)
 		}
 		text := err.Error()
-		if !strings.HasPrefix(text, "injected transport-connect: connection refused; ") {
-			t.Fatalf("the fault's own text must come first: %q", text)
+		if own := ie.Error(); !strings.HasPrefix(own, "injected transport-connect: ") || !strings.Contains(text, own) {
+			t.Fatalf("the fault's own text must come first in its InjectedError, which the whole text carries: %q in %q", own, text)
 		}
 		if n := strings.Count(text, SecretMarker); n != 1 {
 			t.Fatalf("%d credentials in %q, want 1", n, text)

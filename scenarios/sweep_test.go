@@ -66,6 +66,11 @@ func TestSweep(t *testing.T) {
 			t.Errorf("credential form %s never planted in %d seeds", f.Name, rep.Seeds)
 		}
 	}
+	for _, s := range []string{"phrase", "typed", "sentinel", "is-method", "deep", "joined"} {
+		if rep.Reach.Secrets["error-shape "+s] == 0 {
+			t.Errorf("error shape %s never injected in %d seeds", s, rep.Seeds)
+		}
+	}
 	for _, s := range []string{"result-redacted", "result-cut"} {
 		if rep.Reach.Secrets[s] == 0 {
 			t.Errorf("secrecy case %s never reached in %d seeds", s, rep.Seeds)

@@ -122,5 +122,8 @@ func (h *Host) plantedCounts(s map[string]int) {
 		for form, n := range p.Planted() {
 			s["planted "+form] += n
 		}
+		for name, n := range p.Shapes() {
+			s["error-shape "+name] += n
+		}
 	}
 }
