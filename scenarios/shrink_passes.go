@@ -34,6 +34,7 @@ var shrinkPasses = []shrinkPass{
 	{"max-bytes", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxBytes) }},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
 	{"schedules", (*shrinker).minimiseSchedules},
+	{"shift-drop", (*shrinker).shiftDrop},
 	{"reseed-drop", (*shrinker).reseedDrop},
 }
 
