@@ -144,6 +144,7 @@ type Host struct {
 	cutAt        string     // where the step being cut stopped (noteCut)
 	cutLocal     bool       // the step's cut counts local-store calls only
 	cutCancel    bool       // the step's "cut" cancels an operation instead
+	cancelDone   bool       // the cancelling step has cancelled its operation
 	cancelDraws  *rand.Rand // StepCancel's own stream
 	// The operations of the current step: their cancel functions, those
 	// that reached a blocking point of their own (started), those the

@@ -205,6 +205,7 @@ func (h *Host) step(cut int) *Violation {
 	}
 	if h.cutCancel {
 		cut = 0 // the hook cancelled; the step runs to its end and is checked
+		h.endCancelStep()
 	}
 	h.drainRecords()
 	if h.violated != nil {
