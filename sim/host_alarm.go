@@ -20,6 +20,10 @@ import (
 // the alarm must be from what the host handed over (fireAlarm), never from
 // the Waker's state.
 //
+// A host restart (crash or clean) drops the Waker without Stop, after the
+// runtime's Kill and Clock.DropTimers: a crashed process stops nothing, and
+// Stop would wait for a FireFunc whose actor Kill unwound or never started.
+//
 // A store that owns the alarm (AlarmOwner, the seed articles' design) is
 // not the production host: for it the host follows the store's alarm with
 // a native timer of its own (ownerAlarm), as the articles' host would.
