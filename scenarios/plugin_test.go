@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim"
@@ -13,10 +15,41 @@ import (
 func TestPluggedInSingleAlarmFails(t *testing.T) {
 	rep := mustSweep(t, SuiteOptions{Seeds: 300, NewStore: func() sim.SchedulerFactory {
 		mem := scheduler.NewMemory() // durable across this scenario's host restarts
-		return func(string) (scheduler.Scheduler, error) { return sim.NewSingleAlarm(mem), nil }
+		return func(string) (scheduler.Scheduler, error) { return &userSingleAlarm{Memory: mem}, nil }
 	}})
 	requireFailure(t, rep, "alarm", "liveness-intents")
 }
+
+// userSingleAlarm is a user's store that sets the host's alarm itself
+// (sim.AlarmOwner), as the seed articles do: every Schedule overwrites the
+// one alarm with its own NotBefore, every Clear cancels it, whatever other
+// backends still wait.
+type userSingleAlarm struct {
+	*scheduler.Memory
+	at  time.Time
+	set bool
+}
+
+func (s *userSingleAlarm) Schedule(ctx context.Context, in scheduler.Intent) error {
+	if err := s.Memory.Schedule(ctx, in); err != nil {
+		return err
+	}
+	s.at, s.set = in.NotBefore, true
+	return nil
+}
+
+func (s *userSingleAlarm) Clear(ctx context.Context, backend string) error {
+	if err := s.Memory.Clear(ctx, backend); err != nil {
+		return err
+	}
+	s.set = false
+	return nil
+}
+
+func (s *userSingleAlarm) Alarm() (time.Time, bool) { return s.at, s.set }
+func (s *userSingleAlarm) AlarmFired()              { s.set = false }
+
+var _ sim.AlarmOwner = (*userSingleAlarm)(nil)
 
 func TestPluggedInForgetfulStoreFails(t *testing.T) {
 	rep := mustSweep(t, SuiteOptions{Seeds: 300, NewStore: func() sim.SchedulerFactory {

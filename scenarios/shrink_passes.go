@@ -35,6 +35,7 @@ var shrinkPasses = []shrinkPass{
 	{"push-budget", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropPushBudget) }},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
 	{"schedules", (*shrinker).minimiseSchedules},
+	{"shift-drop", (*shrinker).shiftDrop},
 	{"reseed-drop", (*shrinker).reseedDrop},
 }
 

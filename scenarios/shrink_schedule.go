@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"slices"
+
+	"github.com/syncsim/syncsim/faults"
 	"strconv"
 	"strings"
 )
@@ -160,4 +162,56 @@ func scheduleWithoutBackend(schedule []string, b int) []string {
 		}
 	}
 	return out
+}
+
+// maxScheduleShift bounds how far shiftDrop moves a group's first switch.
+const maxScheduleShift = 12
+
+// shiftDrop makes one edit before a scheduled group — drop a top-level op,
+// or turn one fault kind off — and moves the group's first switch by up to
+// maxScheduleShift choice points either way. Such an edit can change how
+// many choice points an actor of the group takes before the one that
+// matters (a backend already connected skips its connect's calls, a fault
+// no longer drawn skips a reconnect), so the race is still there, a few
+// points earlier or later: no single-edit pass reaches it. Nearest shifts
+// first, earlier before later, so the result is deterministic.
+func (sh *shrinker) shiftDrop(s Scenario) (Scenario, bool) {
+	g := slices.IndexFunc(s.Ops, func(o Op) bool { return o.Kind == OpGroup && len(o.Schedule) > 0 })
+	if g < 0 {
+		return s, false
+	}
+	type edit struct {
+		c Scenario
+		g int // the group's index in c
+	}
+	var edits []edit
+	for i := g - 1; i >= 0; i-- {
+		edits = append(edits, edit{withOps(s, slices.Delete(cloneOps(s.Ops), i, i+1)), g - 1})
+	}
+	for _, k := range faults.Kinds() {
+		if s.Profile.On(k) {
+			c := withOps(s, cloneOps(s.Ops))
+			c.Profile.Set(k, 0)
+			edits = append(edits, edit{c, g})
+		}
+	}
+	runs := runsOf(s.Ops[g].Schedule)
+	for _, e := range edits {
+		for d := 1; d <= maxScheduleShift && !sh.stopped(); d++ {
+			for _, delta := range []int{-d, d} {
+				if runs[0].count+delta < 1 {
+					continue
+				}
+				shifted := slices.Clone(runs)
+				shifted[0].count += delta
+				c := e.c
+				c.Ops = cloneOps(e.c.Ops)
+				c.Ops[e.g].Schedule = expand(shifted)
+				if sh.try(&s, c) {
+					return s, true
+				}
+			}
+		}
+	}
+	return s, false
 }

@@ -180,7 +180,7 @@ func TestShrinkBudget(t *testing.T) {
 }
 
 func TestShrinkSQLiteDir(t *testing.T) {
-	// NB: not single-alarm: sim.SingleAlarm hides the SQLite store's Close,
+	// NB: not single-alarm: the sim's single-alarm wrapper hides the SQLite store's Close,
 	// so its connections outlive the run (reported, not ours to fix).
 	s, prop := failingSeed(t, "zero-based-attempts")
 	s.Config.Scheduler = "sqlite"

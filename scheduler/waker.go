@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+
+	"github.com/syncsim/syncsim/scheduler/internal/plant"
 )
 
 // FireFunc is called when the alarm goes off, with the sorted backends that
@@ -39,6 +41,9 @@ type Waker struct {
 	fire   FireFunc
 	// RetryDelay overrides DefaultRetryDelay; set it before the first Rearm.
 	RetryDelay time.Duration
+	// handledTime plants the handled-time rule (scheduler/planttest):
+	// test machinery, never set in production.
+	handledTime bool
 
 	// ctx is cancelled by Stop so an in-flight FireFunc or List can end.
 	ctx    context.Context
@@ -135,9 +140,11 @@ func (w *Waker) rearmLocked(ctx context.Context) error {
 	return nil
 }
 
-// setLocked replaces the timer. NB: clock.Mock's AfterFunc never fires a
-// timer that is already due until the mock is moved, so a due alarm is
-// started here directly, the same way on every clock.
+// setLocked replaces the timer. A due alarm goes through the clock too
+// (AfterFunc with d <= 0), never a goroutine of the Waker's own: on the
+// real clock it fires at once, and a simulated clock runs the callback
+// where it schedules its timers (syncsim runs it as an actor). NB:
+// clock.Mock fires a due AfterFunc only when it is next moved.
 func (w *Waker) setLocked(at time.Time, ok bool) {
 	w.gen++
 	w.stopTimerLocked()
@@ -146,13 +153,8 @@ func (w *Waker) setLocked(at time.Time, ok bool) {
 		return
 	}
 	gen := w.gen
-	d := at.Sub(w.clk.Now())
 	w.inflight.Add(1)
-	if d <= 0 {
-		go w.alarm(gen)
-		return
-	}
-	w.timer = w.clk.AfterFunc(d, func() { w.alarm(gen) })
+	w.timer = w.clk.AfterFunc(max(at.Sub(w.clk.Now()), 0), func() { w.alarm(gen) })
 }
 
 // alarm is one firing. It computes the due set, calls FireFunc without
@@ -197,6 +199,9 @@ func (w *Waker) alarm(gen uint64) {
 		// What the library left exactly as it was handed over (exhausted
 		// intents) must not re-arm the alarm (alarm.go).
 		if len(handed) > 0 {
+			if w.handledTime {
+				handed = dueBy(after, now)
+			}
 			w.rule = w.rule.Settle(handed, after)
 		}
 		w.retryAt = time.Time{}
@@ -207,4 +212,30 @@ func (w *Waker) alarm(gen uint64) {
 		// The store cannot be listed: try again later rather than never.
 		w.setLocked(now.Add(w.RetryDelay), true)
 	}
+}
+
+// init hands scheduler/planttest its way to plant the handled-time rule
+// (alarm.go's NB), without an exported field or function here.
+func init() {
+	plant.HandledTime = func(waker any) {
+		w, ok := waker.(*Waker)
+		if !ok {
+			panic("scheduler: plant.HandledTime wants a *scheduler.Waker")
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.handledTime = true
+	}
+}
+
+// dueBy returns the intents due at or before t (the planted handled-time
+// rule).
+func dueBy(intents []Intent, t time.Time) []Intent {
+	var out []Intent
+	for _, in := range intents {
+		if !in.NotBefore.After(t) {
+			out = append(out, in)
+		}
+	}
+	return out
 }

@@ -122,6 +122,7 @@ func TestWakerExhaustedDoesNotLoop(t *testing.T) {
 	restarted := scheduler.NewWaker(clk, store, 3, f.fire)
 	defer restarted.Stop()
 	restarted.Rearm(ctx)
+	clk.Add(0) // the due alarm went through the mock's AfterFunc: fire it
 	if due := f.next(t); !slices.Equal(due, []string{"x", "y"}) {
 		t.Fatalf("after restart due = %v, want [x y]", due)
 	}
@@ -138,7 +139,8 @@ func TestWakerRetriesAfterFireError(t *testing.T) {
 	w.RetryDelay = 10 * time.Second
 	store.Schedule(ctx, scheduler.Intent{Backend: "a", Attempt: 1, NotBefore: t0})
 	w.Rearm(ctx)
-	f.next(t) // due at once
+	clk.Add(0) // the mock fires the due AfterFunc when moved
+	f.next(t)  // due at once
 	waitNext(t, w, t0.Add(10*time.Second))
 	f.none(t)
 	f.mu.Lock()
@@ -197,4 +199,46 @@ func waitUnarmed(t *testing.T, w *scheduler.Waker) {
 	}
 	at, _ := w.Next()
 	t.Fatalf("alarm still armed at %v", at)
+}
+
+// TestWakerDueAlarmGoesThroughTheClock: an alarm already due is a clock
+// timer like any other (AfterFunc with d <= 0), never a goroutine of the
+// Waker's own: on the real clock it fires at once, and a clock that
+// schedules its timers (syncsim's) decides where the callback runs.
+func TestWakerDueAlarmGoesThroughTheClock(t *testing.T) {
+	ctx := context.Background()
+	store := scheduler.NewMemory()
+	f := newFireLog()
+	store.Schedule(ctx, scheduler.Intent{Backend: "a", Attempt: 1, NotBefore: t0})
+	w := scheduler.NewWaker(clock.New(), store, 3, f.fire)
+	defer w.Stop()
+	w.Rearm(ctx)
+	if due := f.next(t); !slices.Equal(due, []string{"a"}) {
+		t.Fatalf("real clock: due = %v, want [a]", due)
+	}
+
+	clk := clock.NewMock()
+	clk.Set(t0)
+	counting := &countingClock{Mock: clk}
+	mw := scheduler.NewWaker(counting, store, 3, f.fire)
+	defer mw.Stop()
+	mw.Rearm(ctx)
+	if counting.afterFuncs != 1 {
+		t.Fatalf("a due alarm made %d AfterFunc calls, want 1 (no goroutine of its own)", counting.afterFuncs)
+	}
+	f.none(t) // the mock has not moved
+	clk.Add(0)
+	if due := f.next(t); !slices.Equal(due, []string{"a"}) {
+		t.Fatalf("mock clock: due = %v, want [a]", due)
+	}
+}
+
+type countingClock struct {
+	*clock.Mock
+	afterFuncs int
+}
+
+func (c *countingClock) AfterFunc(d time.Duration, fn func()) *clock.Timer {
+	c.afterFuncs++
+	return c.Mock.AfterFunc(d, fn)
 }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"container/heap"
-	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -18,29 +17,29 @@ import (
 const MaxFiresPerAdvance = 1 << 20
 
 // Clock is the simulation's virtual clock. It implements clock.Clock so it
-// can be handed to the system under test in place of clock.New(), but only
-// its reads are meant for the SUT:
+// can be handed to the system under test in place of clock.New():
 //
-//   - Now, Since and Until read virtual time (always UTC, no monotonic
-//     reading) and cost a few nanoseconds: no lock, no sleep.
-//   - Time moves only when the simulator calls AdvanceTo or Advance. Sim
-//     timers registered with At fire during that call, in a fixed order (due
-//     time, then registration order), on the caller's goroutine, with Now set
-//     to each timer's due time while it runs.
+//   - Now, Since and Until read virtual time (always UTC offsets of the
+//     start's location, no monotonic reading) and cost a few nanoseconds.
+//   - Time moves only when the simulator calls AdvanceTo or Advance. Every
+//     timer due by then fires during that call, in a fixed order: due time,
+//     then creation order, with Now set to each timer's due time as it
+//     fires.
+//   - Harness timers (At) run on the goroutine calling AdvanceTo.
+//   - The system under test's timers are native (clock_native.go):
+//     AfterFunc, Timer, After, WithDeadline and WithTimeout are virtual, and
+//     when they fire their callback (the channel send, the context's
+//     cancel) is handed to the spawn function (SetSpawn): the simulator
+//     starts it as an actor, under the same baton as every other actor.
+//     A timer due at creation (d <= 0) fires at the next AdvanceTo, never
+//     on a goroutine of its own. What cannot be simulated (Ticker, Tick,
+//     Timer.Reset) is recorded as an escape (Escapes) for the run to fail.
 //   - Sleep panics (for d > 0): under the actor runtime nothing else runs
-//     while a goroutine sleeps, so virtual time would never reach the wake-up
-//     and the run would hang. Waits belong to the simulator (At).
-//   - After, AfterFunc, Timer, Ticker, Tick, WithDeadline and WithTimeout
-//     exist for compatibility only. clock.Timer has unexported fields, so
-//     they are served by an internal *clock.Mock, created on first use and
-//     then moved along with virtual time (before each sim timer fires and at
-//     the end of each AdvanceTo). Every such move costs clock.Mock's 1 ms
-//     real sleep, and its AfterFunc callbacks run on goroutines the actor
-//     runtime does not schedule, so they are not deterministic. TimerUses
-//     counts calls so a harness can assert the SUT made none.
+//     while a goroutine sleeps, so virtual time would never reach the
+//     wake-up and the run would hang.
 //
 // Methods are safe for concurrent use; AdvanceTo and Advance must be called
-// from one goroutine at a time (the driver).
+// from one goroutine at a time (the driver, or the actor holding the baton).
 type Clock struct {
 	nowNanos atomic.Int64 // virtual now, Unix nanoseconds
 	// loc is the location Now reads in: start's. Production clock.New()
@@ -48,12 +47,16 @@ type Clock struct {
 	// Equal, or loses the location through a store, must meet one.
 	loc *time.Location
 
-	mu     sync.Mutex // guards timers and seq
+	mu     sync.Mutex // guards timers, seq, spawn, escapes and handles
 	timers simTimers
 	seq    uint64
-
-	mockMu    sync.Mutex  // guards mock and serialises its moves
-	mock      *clock.Mock // nil until a clock.Clock timer method is used
+	// spawn starts a native timer's callback; nil runs it on the caller of
+	// AdvanceTo (a clock used without an actor runtime).
+	spawn   func(label string, fn func())
+	escapes []string
+	// handles is the never-moved clock.Mock that issues the *clock.Timer
+	// values native timers return (clock_native.go).
+	handles   *clock.Mock
 	timerUses atomic.Int64
 }
 
@@ -91,9 +94,7 @@ func (c *Clock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 func (c *Clock) At(t time.Time, fn func()) (cancel func()) {
 	tm := &simTimer{due: unixNanos(t), fn: fn}
 	c.mu.Lock()
-	tm.seq = c.seq
-	c.seq++
-	heap.Push(&c.timers, tm)
+	c.pushLocked(tm)
 	c.mu.Unlock()
 	return func() {
 		c.mu.Lock()
@@ -104,22 +105,29 @@ func (c *Clock) At(t time.Time, fn func()) (cancel func()) {
 	}
 }
 
-// NextDue returns the due time of the earliest pending sim timer (timers of
-// the compatibility methods are not included).
+// NextDue returns the due time of the earliest pending timer, harness or
+// native (a native timer its holder stopped is not pending).
 func (c *Clock) NextDue() (time.Time, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.dropStoppedLocked()
 	if len(c.timers) == 0 {
 		return time.Time{}, false
 	}
 	return time.Unix(0, c.timers[0].due).In(c.loc), true
 }
 
-// Pending is the number of sim timers not yet fired or cancelled.
+// Pending is the number of timers not yet fired, cancelled or stopped.
 func (c *Clock) Pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.timers)
+	n := 0
+	for _, tm := range c.timers {
+		if !tm.stopped() {
+			n++
+		}
+	}
+	return n
 }
 
 // Advance is AdvanceTo(Now().Add(d)).
@@ -155,11 +163,9 @@ func (c *Clock) AdvanceTo(t time.Time) {
 			panic(fmt.Sprintf("sim: Clock.AdvanceTo fired MaxFiresPerAdvance (%d) timers without reaching %v",
 				MaxFiresPerAdvance, t.UTC()))
 		}
-		c.syncMock()
-		tm.fn()
+		c.fire(tm)
 	}
 	c.nowNanos.Store(target)
-	c.syncMock()
 }
 
 // Sleep panics for d > 0; see the Clock doc. d <= 0 returns at once.
@@ -172,69 +178,17 @@ func (c *Clock) Sleep(d time.Duration) {
 		"waiting to the simulator (Clock.At)", d))
 }
 
-// TimerUses counts calls to the compatibility timer methods (After,
-// AfterFunc, Timer, Ticker, Tick, WithDeadline, WithTimeout).
-func (c *Clock) TimerUses() int { return int(c.timerUses.Load()) }
-
-// After is served by the internal clock.Mock; see the Clock doc.
-func (c *Clock) After(d time.Duration) <-chan time.Time { return c.useMock().After(d) }
-
-// AfterFunc is served by the internal clock.Mock; see the Clock doc.
-func (c *Clock) AfterFunc(d time.Duration, f func()) *clock.Timer {
-	return c.useMock().AfterFunc(d, f)
-}
-
-// Tick is served by the internal clock.Mock; see the Clock doc.
-func (c *Clock) Tick(d time.Duration) <-chan time.Time { return c.useMock().Tick(d) }
-
-// Ticker is served by the internal clock.Mock; see the Clock doc.
-func (c *Clock) Ticker(d time.Duration) *clock.Ticker { return c.useMock().Ticker(d) }
-
-// Timer is served by the internal clock.Mock; see the Clock doc.
-func (c *Clock) Timer(d time.Duration) *clock.Timer { return c.useMock().Timer(d) }
-
-// WithDeadline is served by the internal clock.Mock; see the Clock doc.
-func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
-	return c.useMock().WithDeadline(parent, d)
-}
-
-// WithTimeout is served by the internal clock.Mock; see the Clock doc.
-func (c *Clock) WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return c.useMock().WithTimeout(parent, d)
-}
-
-// useMock counts a compatibility call and returns the mock, created on first
-// use and brought to virtual now so that durations start from the right time.
-func (c *Clock) useMock() *clock.Mock {
-	c.timerUses.Add(1)
-	c.mockMu.Lock()
-	if c.mock == nil {
-		c.mock = clock.NewMock()
-	}
-	c.mockMu.Unlock()
-	c.syncMock()
-	return c.mock
-}
-
-// syncMock moves the mock, if any, to virtual now. Only clocks whose SUT used
-// a compatibility method pay clock.Mock's 1 ms sleep.
-func (c *Clock) syncMock() {
-	c.mockMu.Lock()
-	defer c.mockMu.Unlock()
-	if c.mock == nil {
-		return
-	}
-	if now := c.Now(); !c.mock.Now().Equal(now) {
-		c.mock.Set(now)
-	}
-}
-
-// simTimer is one At registration.
+// simTimer is one timer: a harness At registration, or a native timer of
+// the system under test (handle non-nil).
 type simTimer struct {
 	due   int64 // Unix nanoseconds
 	seq   uint64
 	fn    func()
 	index int // position in the heap; -1 once fired or cancelled
+	// native timers only: the handle the SUT holds, and the label its
+	// actor is spawned under.
+	handle *clock.Timer
+	label  string
 }
 
 // simTimers is a min-heap by (due, seq): equal due times fire in

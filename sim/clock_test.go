@@ -115,8 +115,9 @@ func TestClockFireBound(t *testing.T) {
 	c.Advance(time.Second)
 }
 
-// TestClockCompatTimers: the clock.Clock timer methods work off virtual time
-// through the internal mock, and are counted.
+// TestClockCompatTimers: the clock.Clock channel timers work off virtual
+// time (without a spawn function their sends run on the advancing
+// goroutine), and are counted.
 func TestClockCompatTimers(t *testing.T) {
 	c := NewClock(clockStart)
 	c.Advance(time.Hour)

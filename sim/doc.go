@@ -22,10 +22,11 @@
 //     other op's draws. SetSchedule gives the next Run a written schedule;
 //     LastSchedule returns the one a Run took.
 //   - clock.go: Clock, the virtual clock handed to the system under test as
-//     its clock.Clock. The SUT only reads it (Now, Since, Until); the
-//     simulator moves it with AdvanceTo/Advance, firing its own timers (At)
-//     in a fixed order. Sleep panics; the clock.Clock timer methods work but
-//     are slow and not deterministic (see Clock).
+//     its clock.Clock. The simulator moves it with AdvanceTo/Advance, firing
+//     its own timers (At) and the SUT's (clock_native.go: AfterFunc, Timer,
+//     WithTimeout...) in a fixed order, the SUT's as actors under the
+//     baton. Sleep panics; Ticker and Timer.Reset are escapes that fail the
+//     run (timer-escape).
 //   - actors.go: Runtime, under which the SUT's goroutines are actors: one
 //     runs at a time and, at every blocking point (Block, or a gate from
 //     NewGate, the workspace.Parker the FIFO waits on), the next one is
@@ -36,8 +37,8 @@
 //     double-run check.
 //   - host*.go: Host, the simulated host built from the pieces above: the
 //     workspace's durable local store, the intent store (opened by a
-//     SchedulerFactory at every host start), one alarm (the scheduler
-//     package's rule, or the store's own when it is an AlarmOwner), the
+//     SchedulerFactory at every host start), one alarm (the production
+//     scheduler.Waker, or the store's own when it is an AlarmOwner), the
 //     fault-injecting containers, and the reference model. Spawn* start
 //     operations as actors, Step runs them and judges every finished one
 //     against the model (host_judge.go, reading the runtime's record through
@@ -61,9 +62,10 @@
 //     unrequested Goexit (ErrActorGoexit) or a livelock (ErrMaxSwitches): the
 //     run has failed and its actors are already unwound. parked non-empty
 //     with no sim timer due is a deadlock.
-//  4. Between operations, move time with clk.NextDue / clk.AdvanceTo; timers
-//     (the host alarm, a backend restart) fire on the driver and may rt.Go
-//     new actors, which the next Run schedules.
+//  4. Between operations, move time with clk.NextDue / clk.AdvanceTo; with
+//     clk.SetSpawn(rt.Go-like) the SUT's timers (the Waker's alarm) become
+//     actors, which the next Run schedules; harness timers (At) run on the
+//     driver.
 //  5. To restart the host mid-operation, call rt.Stop from the OnSwitch hook
 //     (or a fake) at the chosen decision; Run returns with actors still live;
 //     rt.Kill unwinds them at their blocking points; rebuild the in-memory

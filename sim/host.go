@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/benbjohnson/clock"
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
@@ -44,17 +45,17 @@ func MemoryScheduler() SchedulerFactory {
 type AlarmPolicy int
 
 const (
-	// AlarmByRule re-arms from the stored intents with scheduler.AlarmRule
-	// after every step: the correct host.
+	// AlarmByRule runs the production scheduler.Waker: the correct host.
 	AlarmByRule AlarmPolicy = iota
 	// AlarmHandledTime is this project's own first alarm rule, which
 	// syncsim found wrong: after a firing at T it treated every intent due at
 	// or before T as handled, so an intent built before T that landed after
-	// the firing was stranded. Kept as a planted bug.
+	// the firing was stranded. Kept as a planted bug in the production
+	// Waker's code path (scheduler/planttest.HandledTime).
 	AlarmHandledTime
 	// AlarmSingleOverwrite is the design of the seed articles: each Schedule
 	// sets the alarm to its own NotBefore, each Clear cancels it (the store
-	// is wrapped in SingleAlarm). A planted bug: an intent can be stranded.
+	// is wrapped in singleAlarm). A planted bug: an intent can be stranded.
 	AlarmSingleOverwrite
 )
 
@@ -147,6 +148,7 @@ type Host struct {
 	cutAt        string     // where the step being cut stopped (noteCut)
 	cutLocal     bool       // the step's cut counts local-store calls only
 	cutCancel    bool       // the step's "cut" cancels an operation instead
+	cancelDone   bool       // the cancelling step has cancelled its operation
 	cancelDraws  *rand.Rand // StepCancel's own stream
 	// The operations of the current step: their cancel functions, those
 	// that reached a blocking point of their own (started), those the
@@ -162,20 +164,21 @@ type Host struct {
 	ws      *workspace.Workspace
 	starts  int
 
-	alarm time.Time // zero: unset
-	// alarmRule is the scheduler package's rule with what this incarnation
-	// settled (in memory: a host restart forgets it).
-	alarmRule scheduler.AlarmRule
+	// alarm and alarmSet are the alarm as last traced: the Waker's (Next),
+	// or the owning store's.
+	alarm    time.Time
+	alarmSet bool
+	waker    *scheduler.Waker // this incarnation's alarm (nil with an owner)
+	// ownerTimer is the host's timer for an owning store's alarm.
+	ownerTimer *clock.Timer
+	alarmErr   error // a store error the alarm met listing (takeAlarmErr)
+	spawned    int   // timer actors spawned (spawnTimer), for Advance
 	// oracleSettled is the judge's own settled set: what the host handed
-	// over and found unchanged (host_check.go's alarm property).
+	// over and found unchanged (host_check.go's alarm property), and
+	// oracleRetryAt the delay after a rejected firing until the next good one.
 	oracleSettled scheduler.AlarmRule
-	handed        []scheduler.Intent // handed over by the alarm in this step
+	oracleRetryAt time.Time
 	planted       []scheduler.Intent // host-written intents (PlantIntent)
-	lastFire      time.Time          // when the alarm last went off
-	alarmSet      bool
-	redo          []string  // alarm retries rejected at the last firing, sorted
-	redoAt        time.Time // when the host hands them over again
-	redoSet       bool
 
 	model model.State
 	opSeq int
@@ -247,6 +250,7 @@ func NewHost(cfg Config) (*Host, error) {
 		},
 	}
 	h.clock, h.trace = NewClock(h.t0), NewTrace(h.t0)
+	h.clock.SetSpawn(h.spawnTimer)
 	h.strategy = cfg.Strategy
 	if h.strategy == nil {
 		h.strategy = &Uniform{}
@@ -341,7 +345,7 @@ func (h *Host) start() error {
 	h.schedMark = 0
 	if h.cfg.Alarm == AlarmSingleOverwrite {
 		if _, owns := inner.(AlarmOwner); !owns {
-			inner = NewSingleAlarm(inner)
+			inner = newSingleAlarm(inner)
 			h.inner = inner
 		}
 	}
@@ -377,16 +381,8 @@ func (h *Host) start() error {
 	h.ws = ws
 	h.starts++
 	h.stats.HostStarts = h.starts
-	h.alarmRule = scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts}
-	h.oracleSettled = h.alarmRule
-	h.handed = nil
-	h.redo, h.redoSet = nil, false
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))
-	if h.owner != nil {
-		h.syncOwnerAlarm()
-		return nil
-	}
-	return h.rearm()
+	return h.startAlarm()
 }
 
 // event appends one trace line at the current virtual time.

@@ -2,191 +2,170 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/scheduler/planttest"
 )
 
-// maxAlarmRounds bounds how often the alarm may fire at one instant: a host
+// The host's alarm is the production scheduler.Waker, unchanged: it arms
+// one timer of the virtual clock (a native timer, clock_native.go), and
+// when that fires the Waker runs as an actor under the baton — it lists
+// the store, hands the due backends to the host's FireFunc, lists again,
+// settles what the library left unchanged and re-arms. The host keeps the
+// Waker's contract (Rearm after every write it did not cause, at every
+// check) and nothing else: no rule of its own. The oracle re-derives what
+// the alarm must be from what the host handed over (fireAlarm), never from
+// the Waker's state.
+//
+// A host restart (crash or clean) drops the Waker without Stop, after the
+// runtime's Kill and Clock.DropTimers: a crashed process stops nothing, and
+// Stop would wait for a FireFunc whose actor Kill unwound or never started.
+//
+// A store that owns the alarm (AlarmOwner, the seed articles' design) is
+// not the production host: for it the host follows the store's alarm with
+// a native timer of its own (ownerAlarm), as the articles' host would.
+
+// maxAlarmRounds bounds how often timers may fire at one instant: a host
 // that re-arms at the instant it just handled is livelocked in virtual time.
 const maxAlarmRounds = 64
 
-// fireAlarm is the host's alarm handler: retry every due backend
-// concurrently, then re-arm.
-func (h *Host) fireAlarm() *Violation {
-	now := h.clock.Now()
-	for round := 0; ; round++ {
-		if round == maxAlarmRounds {
-			return h.fail("alarm-progress", "alarm fired "+itoa(maxAlarmRounds)+" times at one instant")
-		}
-		if err := h.handOver(now, ""); err != nil {
-			return h.failStore("durability", err)
-		}
-		if v := h.Step(); v != nil {
-			return v
-		}
-		if !h.alarmSet || h.alarm.After(now) {
-			return nil
-		}
-	}
-}
-
-// handOver is what the host does when its alarm goes off at now: it lists
-// the store, spawns an alarm actor for every due backend (plus those whose
-// earlier alarm retry was rejected, once their delay is over) and remembers
-// the intents it handed over, to settle them when the step ends.
-func (h *Host) handOver(now time.Time, where string) error {
-	intents, err := h.storedIntents()
-	if err != nil {
-		return err
-	}
-	var due []string
-	if h.owner == nil {
-		due = h.alarmRule.Due(intents, now)
-		if h.redoSet && !h.redoAt.After(now) {
-			// Only what is still due: an intent rewritten since (its
-			// NotBefore now in the future) is the rule's again. Handing it
-			// over early could let the library rewrite it identically
-			// (same attempt, same NotBefore), and it would look settled.
-			due = mergeSorted(due, dueAmong(intents, h.redo, now))
-			h.redo, h.redoSet = nil, false
-		}
-	} else {
-		// The seed articles' host retries whatever is due when its one
-		// alarm goes off.
-		due = scheduler.Due(intents, h.opts.MaxAttempts, now)
-		h.owner.AlarmFired()
+// startAlarm builds this incarnation's alarm: a host start forgets what the
+// last one settled, and so does the oracle.
+func (h *Host) startAlarm() error {
+	h.oracleSettled = scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts}
+	h.oracleRetryAt = time.Time{}
+	h.alarmErr = nil
+	h.waker, h.ownerTimer = nil, nil
+	if h.owner != nil {
 		h.syncOwnerAlarm()
-	}
-	h.alarmSet = h.alarmSet && h.owner != nil && h.alarm.After(now)
-	details := []string{"due=" + strings.Join(due, ",")}
-	if where != "" {
-		details = append(details, "in="+where)
-	}
-	h.event("-", "alarm", details...)
-	for _, in := range intents {
-		if _, ok := slices.BinarySearch(due, in.Backend); ok {
-			h.handed = append(h.handed, in)
-		}
-	}
-	h.lastFire = now
-	for _, b := range due {
-		i := h.index(b)
-		h.spawnRetry(h.actorName("alarm", i), i)
-	}
-	return nil
-}
-
-// settle ends a step in which the alarm handed intents over: what the
-// library left exactly as handed (exhausted, or rejected) no longer arms
-// the alarm (scheduler.AlarmRule.Settle), and a rejected one is handed over
-// again after the host's own delay.
-func (h *Host) settle() error {
-	if len(h.handed) == 0 {
 		return nil
 	}
-	after, err := h.storedIntents()
+	w := scheduler.NewWaker(h.clock, hostLister{h}, h.opts.MaxAttempts, h.fireAlarm)
+	w.RetryDelay = h.opts.InitialDelay
+	if h.cfg.Alarm == AlarmHandledTime {
+		planttest.HandledTime(w)
+	}
+	h.waker = w
+	return h.rearm()
+}
+
+// rearm keeps the Waker's contract after writes it did not cause (a
+// command's intent, a planted one, a host start) and notes the alarm for
+// the trace.
+func (h *Host) rearm() error {
+	if h.owner != nil {
+		h.syncOwnerAlarm()
+		return nil
+	}
+	if err := h.waker.Rearm(h.ctx); err != nil {
+		return err
+	}
+	h.noteAlarm()
+	return h.takeAlarmErr()
+}
+
+// noteAlarm traces the Waker's alarm when it moved.
+func (h *Host) noteAlarm() {
+	if h.waker == nil {
+		return
+	}
+	if at, ok := h.waker.Next(); ok != h.alarmSet || !at.Equal(h.alarm) {
+		h.setAlarm(at, ok)
+	}
+}
+
+// takeAlarmErr returns (and forgets) a store error the alarm met listing
+// the store: the host's own read, so never an injected fault.
+func (h *Host) takeAlarmErr() error {
+	err := h.alarmErr
+	h.alarmErr = nil
+	return err
+}
+
+// hostLister is the store as the Waker lists it: the host's own reads,
+// past the fault wrapper, with no blocking point.
+type hostLister struct{ h *Host }
+
+func (l hostLister) List(context.Context) ([]scheduler.Intent, error) {
+	intents, err := l.h.storedIntents()
+	if err != nil && l.h.alarmErr == nil {
+		l.h.alarmErr = err
+	}
+	return intents, err
+}
+
+// fireAlarm is the host's scheduler.FireFunc, run by the Waker's timer
+// actor: one alarm actor per due backend, all at once (so they race each
+// other and whatever else the step runs), waited for on a gate. A retry
+// that returned an error (a store call outside the pull's try failed, or
+// its caller cancelled it) was rejected: the firing fails and the Waker
+// hands everything over again after its RetryDelay. The oracle notes what
+// was handed over and found unchanged (oracleSettled), or the delay.
+func (h *Host) fireAlarm(ctx context.Context, due []string) error {
+	now := h.clock.Now()
+	intents, err := hostLister{h}.List(ctx)
 	if err != nil {
 		return err
 	}
-	// The oracle settles what the host really handed over, whatever rule
-	// the host itself follows (the planted one below overrides it).
-	h.oracleSettled = h.oracleSettled.Settle(h.handed, after)
-	handed := h.handed
-	if h.cfg.Alarm == AlarmHandledTime {
-		// The planted time-based rule: everything stored and due by the
-		// firing counts as handled, whether it was handed over or not.
-		handed = dueBy(after, h.lastFire)
-	}
-	h.alarmRule = h.alarmRule.Settle(handed, after)
-	h.handed = h.handed[:0]
-	if h.owner == nil {
-		h.noteRejected(h.clock.Now())
-	}
-	return nil
-}
-
-// noteRejected remembers the backends whose alarm-driven retry was rejected
-// (a store call outside the pull's try failed): their intents are left as
-// they were, so they are settled and the rule alone would strand them. The
-// host hands them over again after its own short delay, as a production
-// host re-arms after a store outage (scheduler.Waker.RetryDelay).
-func (h *Host) noteRejected(now time.Time) {
-	for _, f := range h.done {
-		if f.kind == "retry" && f.err != nil && strings.Contains(f.actor, ".alarm.") {
-			h.redo = mergeSorted(h.redo, []string{h.names[f.backend]})
-			h.redoAt, h.redoSet = now.Add(h.opts.InitialDelay), true
+	var handed []scheduler.Intent
+	for _, in := range intents {
+		if _, ok := slices.BinarySearch(due, in.Backend); ok {
+			handed = append(handed, in)
 		}
 	}
-}
-
-func mergeSorted(a, b []string) []string {
-	out := append(append([]string(nil), a...), b...)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// syncOwnerAlarm copies the alarm of a store that owns it.
-func (h *Host) syncOwnerAlarm() {
-	at, ok := h.owner.Alarm()
-	if ok != h.alarmSet || !at.Equal(h.alarm) {
-		h.setAlarm(at, ok)
+	h.event(h.rt.Actor(), "alarm", "due="+strings.Join(due, ","))
+	gate, pending := h.rt.NewGate(), len(due)
+	var rejected []string
+	for _, b := range due {
+		i := h.index(b)
+		h.spawnRetry(h.actorName("alarm", i), i, func(err error) {
+			if err != nil {
+				rejected = append(rejected, b)
+			}
+			if pending--; pending == 0 {
+				gate.Open()
+			}
+		})
 	}
+	if err := gate.Wait(ctx); err != nil {
+		return err
+	}
+	if len(rejected) > 0 {
+		h.oracleRetryAt = now.Add(h.waker.RetryDelay)
+		return fmt.Errorf("sim: alarm retries rejected: %s", strings.Join(rejected, ","))
+	}
+	after, err := hostLister{h}.List(ctx)
+	if err != nil {
+		return err
+	}
+	h.oracleSettled = h.oracleSettled.Settle(handed, after)
+	h.oracleRetryAt = time.Time{}
+	return nil
 }
 
 // SpawnTick starts an actor that moves virtual time forward by d while
 // other operations are in flight: when it runs (at a point the strategy
 // picks; under PCT, wherever its priority or a change point puts it), time
-// jumps, and if the alarm falls inside the jump the host
-// hands every due backend to a new alarm actor at once, so an alarm-driven
-// retry races whatever else this step runs (a command's post-pull, another
-// retry). The alarm is re-armed when the step ends.
+// jumps, and every timer due in the jump fires as a new actor of this same
+// step — the Waker's alarm among them, so an alarm-driven retry races
+// whatever else this step runs (a command's post-pull, another retry).
 func (h *Host) SpawnTick(d time.Duration) {
 	name := "#" + itoa(h.opSeq+1) + ".tick"
 	h.opSeq++
 	h.event(name, "start", "op=tick", "d="+d.String())
-	h.rt.Go(name, func() {
-		end := h.clock.Now().Add(d)
-		if h.alarmSet && !h.alarm.After(end) {
-			at := h.alarm
-			if at.After(h.clock.Now()) {
-				h.clock.AdvanceTo(at)
-			}
-			h.tickAlarm(at)
-		}
-		h.clock.AdvanceTo(end)
-	})
+	h.rt.Go(name, func() { h.clock.AdvanceTo(h.clock.Now().Add(d)) })
 }
 
-// tickAlarm fires the alarm from inside a step: the due backends get alarm
-// actors in this same step instead of a step of their own.
-func (h *Host) tickAlarm(now time.Time) {
-	if err := h.handOver(now, "step"); err != nil {
-		h.failStore("durability", err)
-	}
-}
-
-// rearm sets the alarm from the stored intents (the correct host).
-func (h *Host) rearm() error {
-	intents, err := h.storedIntents()
-	if err != nil {
-		return err
-	}
-	h.rearmFrom(intents)
-	return nil
-}
-
-// rearmFrom is rearm over a table the caller has just listed.
-func (h *Host) rearmFrom(intents []scheduler.Intent) {
-	at, ok := h.alarmRule.Next(intents)
-	if h.redoSet && (!ok || h.redoAt.Before(at)) {
-		at, ok = h.redoAt, true
-	}
-	if ok != h.alarmSet || !at.Equal(h.alarm) {
-		h.setAlarm(at, ok)
-	}
+// spawnTimer is the clock's spawn function: a native timer's callback
+// becomes an actor named after its label.
+func (h *Host) spawnTimer(label string, fn func()) {
+	h.opSeq++
+	h.spawned++
+	h.rt.Go("#"+itoa(h.opSeq)+"."+label, fn)
 }
 
 func (h *Host) setAlarm(at time.Time, ok bool) {
@@ -195,6 +174,44 @@ func (h *Host) setAlarm(at time.Time, ok bool) {
 		h.event("-", "alarm-set", "at="+h.at(at))
 	} else {
 		h.event("-", "alarm-cancel")
+	}
+}
+
+// syncOwnerAlarm follows the alarm of a store that owns it with a native
+// timer of the host's.
+func (h *Host) syncOwnerAlarm() {
+	at, ok := h.owner.Alarm()
+	changed := ok != h.alarmSet || !at.Equal(h.alarm)
+	if changed {
+		h.setAlarm(at, ok)
+	}
+	if !changed && (!ok || h.ownerTimer != nil) {
+		return
+	}
+	if h.ownerTimer != nil {
+		h.ownerTimer.Stop()
+		h.ownerTimer = nil
+	}
+	if ok {
+		h.ownerTimer = h.clock.AfterFunc(max(at.Sub(h.clock.Now()), 0), h.ownerAlarm)
+	}
+}
+
+// ownerAlarm is the seed articles' host when its one alarm goes off: it
+// retries whatever is due, without waiting and without settling anything.
+func (h *Host) ownerAlarm() {
+	h.ownerTimer = nil
+	intents, err := hostLister{h}.List(h.ctx)
+	if err != nil {
+		return
+	}
+	due := scheduler.Due(intents, h.opts.MaxAttempts, h.clock.Now())
+	h.owner.AlarmFired()
+	h.syncOwnerAlarm()
+	h.event(h.rt.Actor(), "alarm", "due="+strings.Join(due, ","))
+	for _, b := range due {
+		i := h.index(b)
+		h.spawnRetry(h.actorName("alarm", i), i, nil)
 	}
 }
 
@@ -235,21 +252,21 @@ type AlarmOwner interface {
 	AlarmFired()
 }
 
-// SingleAlarm is the seed articles' scheduler: a store whose every Schedule
+// singleAlarm is the seed articles' scheduler: a store whose every Schedule
 // overwrites the host's one alarm with its own NotBefore and whose every
 // Clear cancels it, whatever other backends still wait. It is kept here as
-// the planted "single-alarm" design; use NewSingleAlarm over any store.
-type SingleAlarm struct {
+// the planted "single-alarm" design; use newSingleAlarm over any store.
+type singleAlarm struct {
 	scheduler.Scheduler
 	at  time.Time
 	set bool
 }
 
-// NewSingleAlarm wraps inner (which must also be a scheduler.Lister).
-func NewSingleAlarm(inner scheduler.Scheduler) *SingleAlarm { return &SingleAlarm{Scheduler: inner} }
+// newSingleAlarm wraps inner (which must also be a scheduler.Lister).
+func newSingleAlarm(inner scheduler.Scheduler) *singleAlarm { return &singleAlarm{Scheduler: inner} }
 
 // Schedule stores the intent and sets the alarm to its NotBefore.
-func (s *SingleAlarm) Schedule(ctx context.Context, in scheduler.Intent) error {
+func (s *singleAlarm) Schedule(ctx context.Context, in scheduler.Intent) error {
 	if err := s.Scheduler.Schedule(ctx, in); err != nil {
 		return err
 	}
@@ -258,7 +275,7 @@ func (s *SingleAlarm) Schedule(ctx context.Context, in scheduler.Intent) error {
 }
 
 // Clear deletes the intent and cancels the alarm.
-func (s *SingleAlarm) Clear(ctx context.Context, b string) error {
+func (s *singleAlarm) Clear(ctx context.Context, b string) error {
 	if err := s.Scheduler.Clear(ctx, b); err != nil {
 		return err
 	}
@@ -267,7 +284,7 @@ func (s *SingleAlarm) Clear(ctx context.Context, b string) error {
 }
 
 // List passes through to the wrapped store.
-func (s *SingleAlarm) List(ctx context.Context) ([]scheduler.Intent, error) {
+func (s *singleAlarm) List(ctx context.Context) ([]scheduler.Intent, error) {
 	l, ok := s.Scheduler.(scheduler.Lister)
 	if !ok {
 		return nil, errNoLister
@@ -276,7 +293,7 @@ func (s *SingleAlarm) List(ctx context.Context) ([]scheduler.Intent, error) {
 }
 
 // Close closes the wrapped store when it has a Close (a file-backed one).
-func (s *SingleAlarm) Close() error {
+func (s *singleAlarm) Close() error {
 	if c, ok := s.Scheduler.(interface{ Close() error }); ok {
 		return c.Close()
 	}
@@ -284,29 +301,7 @@ func (s *SingleAlarm) Close() error {
 }
 
 // Alarm implements AlarmOwner.
-func (s *SingleAlarm) Alarm() (time.Time, bool) { return s.at, s.set }
+func (s *singleAlarm) Alarm() (time.Time, bool) { return s.at, s.set }
 
 // AlarmFired implements AlarmOwner.
-func (s *SingleAlarm) AlarmFired() { s.set = false }
-
-// dueBy returns the intents due at or before t.
-func dueBy(intents []scheduler.Intent, t time.Time) []scheduler.Intent {
-	var out []scheduler.Intent
-	for _, in := range intents {
-		if !in.NotBefore.After(t) {
-			out = append(out, in)
-		}
-	}
-	return out
-}
-
-// dueAmong returns the backends of names whose stored intent is due by now.
-func dueAmong(intents []scheduler.Intent, names []string, now time.Time) []string {
-	var out []string
-	for _, in := range intents {
-		if _, ok := slices.BinarySearch(names, in.Backend); ok && !in.NotBefore.After(now) {
-			out = append(out, in.Backend)
-		}
-	}
-	return out
-}
+func (s *singleAlarm) AlarmFired() { s.set = false }

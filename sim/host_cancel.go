@@ -28,7 +28,18 @@ import (
 //     mode it cancels the stream and stores an unfenced intent, in defer
 //     mode it drains the stream anyway and captures its target. The judge
 //     reads the cancelled read from the record (readExec) and the model
-//     predicts the rest.
+//     predicts the rest;
+//   - a pull in flight (a retry's, or a wait-mode exec's post-command
+//     pull) at a fetch or a read of its change stream: that call fails
+//     with the context's error, which is no transport failure, so the pull
+//     fails without a reconnect. The record shows where it stopped; the
+//     model predicts the failed pull's outcome (a retry reschedules at
+//     attempt+1 or is exhausted, a wait-mode exec stores an unfenced
+//     intent: the intent stays), and the cursor properties check that the
+//     cursor never passes what was applied.
+//
+// The cancel comes at the first decision, at or after the drawn one, at
+// which some operation can be cancelled so.
 
 // opContext gives an operation of the current step its own cancellable
 // context.
@@ -59,9 +70,9 @@ func (h *Host) endCancels() {
 	h.stepOps = h.stepOps[:0]
 }
 
-// maxCancelSwitches bounds how far into a step a cancel may come; the waits
-// it can abandon come early, before the first calls.
-const maxCancelSwitches = 12
+// maxCancelSwitches bounds the decision a cancel is drawn at; it lands at
+// the first decision from there on where an operation can be cancelled.
+const maxCancelSwitches = 24
 
 // StepCancel runs the spawned actors like Step, and after a drawn number of
 // scheduling decisions cancels one operation parked before any call of its
@@ -87,33 +98,55 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 		h.started[from] = true
 		h.lastPoint[from] = point
 	}
-	if *seen++; *seen != n {
+	if *seen++; *seen < n || h.cancelDone {
 		return
 	}
 	var idle []string
 	for _, name := range h.stepOps {
-		parked := h.rt.Parked(name)
-		switch {
-		case !h.started[name] && parked:
+		if h.cancelKind(name) != "" {
 			idle = append(idle, name)
-		case !parked && strings.Contains(name, ".exec.") && strings.HasSuffix(h.lastPoint[name], "."+string(faults.OpEventNext)):
-			idle = append(idle, name) // blocked before reading its events
 		}
 	}
 	if len(idle) == 0 {
-		h.stats.Faults["cancel-missed"]++
-		h.event("-", "cancel", "none", "decision="+strconv.Itoa(n))
-		return
+		return // not yet: the cancel waits for a decision where one can land
 	}
+	h.cancelDone = true
 	name := idle[h.cancelDraws.IntN(len(idle))]
+	kind := h.cancelKind(name)
 	h.cancels[name]()
-	if h.rt.Interrupt(name) {
+	if kind == "cancel-abandoned" {
+		h.rt.Interrupt(name)
 		h.cancelled[name] = true
-		h.stats.Faults["cancel-abandoned"]++
-	} else {
-		h.stats.Faults["cancel-exec"]++ // its next event read fails
 	}
-	h.event(name, "cancel", "decision="+strconv.Itoa(n))
+	h.stats.Faults[kind]++
+	h.event(name, "cancel", "decision="+strconv.Itoa(*seen), "kind="+strings.TrimPrefix(kind, "cancel-"))
+}
+
+// cancelKind says how operation name can be cancelled at this decision
+// (the reach counter it counts under), or "" when it cannot.
+func (h *Host) cancelKind(name string) string {
+	parked := h.rt.Parked(name)
+	last := h.lastPoint[name]
+	switch {
+	case !h.started[name] && parked:
+		return "cancel-abandoned" // parked before any call of its own
+	case parked || h.cancelled[name]:
+		return ""
+	case strings.Contains(name, ".exec.") && strings.HasSuffix(last, "."+string(faults.OpEventNext)):
+		return "cancel-exec" // its next event read fails
+	case strings.HasSuffix(last, "."+string(faults.OpFetch)) || strings.HasSuffix(last, "."+string(faults.OpStreamNext)):
+		return "cancel-pull" // its pull's next call fails
+	}
+	return ""
+}
+
+// endCancelStep notes a cancelling step that found nothing to cancel.
+func (h *Host) endCancelStep() {
+	if !h.cancelDone {
+		h.stats.Faults["cancel-missed"]++
+		h.event("-", "cancel", "none")
+	}
+	h.cancelDone = false
 }
 
 // judgeCancelled settles a cancelled operation (cancelled is false for any

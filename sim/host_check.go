@@ -34,7 +34,7 @@ var Properties = []string{
 	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "hang", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
-	"dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
+	"timer-escape", "dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
 	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-count",
 }
@@ -92,10 +92,8 @@ func (h *Host) checkState() *Violation {
 			return h.fail("attempt-range", fmt.Sprintf("intent %s: expected an attempt in 1..%d, got %d", h.intentText(in), h.opts.MaxAttempts, in.Attempt))
 		}
 	}
-	if h.owner == nil {
-		h.rearmFrom(intents) // nothing wrote to the store since the List above
-	} else {
-		h.syncOwnerAlarm()
+	if err := h.rearm(); err != nil {
+		return h.failStore("durability", err)
 	}
 	// The alarm must never be later than the earliest live intent that was
 	// not handed over and left unchanged. The bound is re-derived here from
@@ -114,7 +112,11 @@ func (h *Host) checkState() *Violation {
 		if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.IsSettled(in) {
 			continue
 		}
-		if !h.alarmSet || h.alarm.After(in.NotBefore) {
+		due := in.NotBefore
+		if due.Before(h.oracleRetryAt) {
+			due = h.oracleRetryAt
+		}
+		if !h.alarmSet || h.alarm.After(due) {
 			alarm := "unset"
 			if h.alarmSet {
 				alarm = h.at(h.alarm)
@@ -176,13 +178,8 @@ func (h *Host) Liveness() *Violation {
 		if round == maxTailRounds {
 			return h.fail("liveness-intents", fmt.Sprintf("alarm still set after %d firings", maxTailRounds))
 		}
-		if v := h.AdvanceTo(h.alarm); v != nil {
+		if v := h.Advance(max(h.alarm.Sub(h.clock.Now()), 0)); v != nil {
 			return v
-		}
-		if h.alarmSet && !h.alarm.After(h.clock.Now()) {
-			if v := h.fireAlarm(); v != nil {
-				return v
-			}
 		}
 	}
 	if v := h.Advance(h.opts.MaxDelay); v != nil {

@@ -87,10 +87,12 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 func (h *Host) SpawnRetry(b int, why string) {
 	name := h.actorName("retry", b)
 	h.event(name, "start", "op=retry", "why="+why)
-	h.spawnRetry(name, b)
+	h.spawnRetry(name, b, nil)
 }
 
-func (h *Host) spawnRetry(name string, b int) {
+// spawnRetry starts a RetryPendingSync actor; done (if any) is told its
+// error as it ends.
+func (h *Host) spawnRetry(name string, b int, done func(error)) {
 	f := &finished{actor: name, kind: "retry", backend: b}
 	ws := h.ws
 	ctx := h.opContext(name)
@@ -98,6 +100,9 @@ func (h *Host) spawnRetry(name string, b int) {
 		presizeStack()
 		f.retry, f.err = ws.RetryPendingSync(ctx, h.names[b], h.cfg.Budget)
 		h.done = append(h.done, *f)
+		if done != nil {
+			done(f.err)
+		}
 	})
 }
 
@@ -219,6 +224,7 @@ func (h *Host) step(cut int) *Violation {
 	}
 	if h.cutCancel {
 		cut = 0 // the hook cancelled; the step runs to its end and is checked
+		h.endCancelStep()
 	}
 	h.drainRecords()
 	if h.violated != nil {
@@ -237,9 +243,13 @@ func (h *Host) step(cut int) *Violation {
 			return v
 		}
 	}
-	if err := h.settle(); err != nil {
+	if err := h.takeAlarmErr(); err != nil {
 		return h.failStore("durability", err)
 	}
+	if esc := h.clock.Escapes(); len(esc) > 0 {
+		return h.fail("timer-escape", "the system under test used timers the simulation cannot schedule: "+strings.Join(esc, "; "))
+	}
+	h.noteAlarm()
 	if cut > 0 {
 		return h.RestartHost()
 	}
@@ -264,6 +274,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 	}
 	cut := h.rt.Live()
 	h.rt.Kill()
+	h.clock.DropTimers() // the process that set them is gone
 	details := []string{"cut=" + strconv.Itoa(len(cut))}
 	if h.cutAt != "" && len(cut) > 0 {
 		details = append(details, "at="+h.cutAt) // the blocking point the step stopped at
@@ -392,21 +403,35 @@ func renderLocal(ls []localBackend) []string {
 	return out
 }
 
-// Advance moves virtual time forward by d. When the alarm falls inside the
-// window, time stops there, the host retries every due backend, and the
-// advance continues.
+// Advance moves virtual time forward by d, instant by instant: at each
+// instant where timers are due (the Waker's alarm, a timer of the SUT)
+// time stops, they fire as actors, and one step runs them (and whatever
+// they start) before the advance goes on.
 func (h *Host) Advance(d time.Duration) *Violation {
 	end := h.clock.Now().Add(d)
+	var last time.Time
+	rounds := 0
 	for h.violated == nil {
-		if !h.alarmSet || h.alarm.After(end) {
+		next, ok := h.clock.NextDue()
+		if !ok || next.After(end) {
 			h.clock.AdvanceTo(end)
 			h.event("-", "advance", "to="+h.at(end))
 			return nil
 		}
-		if h.alarm.After(h.clock.Now()) {
-			h.clock.AdvanceTo(h.alarm)
+		if now := h.clock.Now(); next.Before(now) {
+			next = now
 		}
-		if v := h.fireAlarm(); v != nil {
+		if !next.Equal(last) {
+			last, rounds = next, 0
+		} else if rounds++; rounds == maxAlarmRounds {
+			return h.fail("alarm-progress", "timers fired "+itoa(maxAlarmRounds)+" times at one instant")
+		}
+		h.spawned = 0
+		h.clock.AdvanceTo(next)
+		if h.spawned == 0 {
+			continue
+		}
+		if v := h.Step(); v != nil {
 			return v
 		}
 	}

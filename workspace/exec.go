@@ -174,8 +174,13 @@ func (w *Workspace) settleDeferred(ctx context.Context, id string, runtime *stri
 
 // settleUnfenced is onPullPending: a wait-mode (coalescing, unfenced)
 // intent, whose own errors are swallowed, and pending with cause's message.
+// The intent is stored under context.WithoutCancel(ctx): when the caller
+// cancelled mid-pull, the pull failed because of it, and the intent is
+// what brings the command's changes in later; a cancelled context would
+// make the store refuse it and the changes would wait for the next command
+// (Go deviation, docs/SPEC.md 3.2).
 func (w *Workspace) settleUnfenced(ctx context.Context, id string, runtime *string, cause error) SyncResult {
-	_, _ = w.schedulePendingSync(ctx, id, runtime, false)
+	_, _ = w.schedulePendingSync(context.WithoutCancel(ctx), id, runtime, false)
 	return SyncResult{Status: SyncPending, Error: w.resultMessage(cause)}
 }
 

@@ -113,8 +113,12 @@ func (w *Workspace) retryTry(ctx context.Context, id string, intent scheduler.In
 
 // retryCatch is SPEC 4's catch block: lost, exhausted (post-failure >=), or
 // pending at attempt+1 with the same target. Scheduler failures here are
-// returned as errors.
+// returned as errors. Its store calls run under context.WithoutCancel(ctx):
+// a caller that cancels mid-pull makes the pull fail, and recording that
+// failure (the next attempt, or clearing a lost runtime's intent) must not
+// be refused for the same cancellation (Go deviation, docs/SPEC.md 4).
 func (w *Workspace) retryCatch(ctx context.Context, id string, intent scheduler.Intent, pullErr error) (RetryResult, error) {
+	ctx = context.WithoutCancel(ctx)
 	msg := w.resultMessage(pullErr)
 	if intent.RuntimeID != nil && isExecutionLost(pullErr) {
 		if err := w.sched.Clear(ctx, id); err != nil {

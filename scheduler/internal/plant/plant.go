@@ -1,0 +1,8 @@
+// Package plant is the scheduler's planted-bug hook: test machinery that
+// lets scheduler/planttest switch a deliberately wrong rule on in a Waker
+// without an exported field or function in package scheduler.
+package plant
+
+// HandledTime, set by package scheduler at init, plants the handled-time
+// alarm rule in a *scheduler.Waker.
+var HandledTime func(waker any)

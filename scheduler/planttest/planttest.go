@@ -1,0 +1,17 @@
+// Package planttest is test machinery, not API: it plants deliberately
+// wrong alarm rules in a scheduler.Waker, so that syncsim's harness can
+// prove it finds them in the production code path (syncsim run -bug
+// alarm-handled-time). Production code never imports it.
+package planttest
+
+import (
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/scheduler/internal/plant"
+)
+
+// HandledTime plants this project's own first alarm rule in w, which
+// syncsim found wrong: after a firing at T every intent stored and due by T
+// counts as handled, whether it was handed over or not, so one built before
+// T and stored after the hand-over is stranded. Call it before the first
+// Rearm.
+func HandledTime(w *scheduler.Waker) { plant.HandledTime(w) }
