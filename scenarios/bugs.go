@@ -48,6 +48,8 @@ var Bugs = []Bug{
 		Class: "a later deferred capture narrows a wider fence of the same runtime"},
 	{Name: "alarm-handled-time", alarm: sim.AlarmHandledTime,
 		Class: "a time-based alarm rule: an intent built before the alarm fired but stored after it is stranded (found by syncsim in this project's own first rule)"},
+	{Name: "alarm-no-settle", alarm: sim.AlarmNoSettle,
+		Class: "an alarm that never settles what it handed over: an exhausted intent keeps it firing, retrying what the host gave up on"},
 	{Name: "no-redaction", mutant: planttest.NoRedaction,
 		Class: "result errors keep the credentials of the failure they report (SPEC 1.4 redaction skipped)"},
 	{Name: "forgetful-scheduler", forgetful: true,

@@ -74,7 +74,9 @@ type Scenario struct {
 // retryChoices are the backoff settings a seed draws from: short maxima and
 // few attempts make exhaustion reachable within a 30-op scenario.
 var retryChoices = []workspace.RetryOptions{
-	{InitialDelay: time.Second, MaxDelay: time.Minute, MaxAttempts: 5},
+	// The zero value: the workspace's own defaults (SPEC 2.1: 1 s, 60 s,
+	// 5), which the model knows as literals, not from the workspace.
+	{},
 	{InitialDelay: time.Second, MaxDelay: 4 * time.Second, MaxAttempts: 3},
 	{InitialDelay: 100 * time.Millisecond, MaxDelay: time.Second, MaxAttempts: 2},
 	{InitialDelay: 500 * time.Millisecond, MaxDelay: 2 * time.Second, MaxAttempts: 4},

@@ -55,8 +55,9 @@ func TestSweep(t *testing.T) {
 	// Pushes must span batches (SPEC 6.5): full batches, the empty push
 	// that acknowledges the target, and a change larger than the byte
 	// budget moving alone; properties push-budget and push-count judge them.
-	// Host deletes must be acknowledged (host-write checks they stick).
-	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete"} {
+	// Host deletes must be acknowledged (host-write checks they stick), and
+	// operations must address the default backend as "" too.
+	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id"} {
 		if rep.Reach.Faults[s] == 0 {
 			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
 		}

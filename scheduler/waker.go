@@ -44,6 +44,8 @@ type Waker struct {
 	// handledTime plants the handled-time rule (scheduler/planttest):
 	// test machinery, never set in production.
 	handledTime bool
+	// noSettle plants a Waker that settles nothing (planttest.NoSettle).
+	noSettle bool
 
 	// ctx is cancelled by Stop so an in-flight FireFunc or List can end.
 	ctx    context.Context
@@ -202,6 +204,9 @@ func (w *Waker) alarm(gen uint64) {
 			if w.handledTime {
 				handed = dueBy(after, now)
 			}
+			if w.noSettle {
+				handed = nil
+			}
 			w.rule = w.rule.Settle(handed, after)
 		}
 		w.retryAt = time.Time{}
@@ -225,6 +230,12 @@ func init() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.handledTime = true
+	}
+	plant.NoSettle = func(waker any) {
+		w := waker.(*Waker)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.noSettle = true
 	}
 }
 

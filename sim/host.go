@@ -53,6 +53,11 @@ const (
 	// the firing was stranded. Kept as a planted bug in the production
 	// Waker's code path (scheduler/planttest.HandledTime).
 	AlarmHandledTime
+	// AlarmNoSettle is a Waker that settles nothing it handed over, so an
+	// exhausted intent the retry left as it was keeps the alarm firing for
+	// it (scheduler/planttest.NoSettle). A planted bug: the alarm is set
+	// earlier than anything pending.
+	AlarmNoSettle
 	// AlarmSingleOverwrite is the design of the seed articles: each Schedule
 	// sets the alarm to its own NotBefore, each Clear cancels it (the store
 	// is wrapped in singleAlarm). A planted bug: an intent can be stranded.

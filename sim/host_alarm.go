@@ -46,8 +46,11 @@ func (h *Host) startAlarm() error {
 	}
 	w := scheduler.NewWaker(h.clock, hostLister{h}, h.opts.MaxAttempts, h.fireAlarm)
 	w.RetryDelay = h.opts.InitialDelay
-	if h.cfg.Alarm == AlarmHandledTime {
+	switch h.cfg.Alarm {
+	case AlarmHandledTime:
 		planttest.HandledTime(w)
+	case AlarmNoSettle:
+		planttest.NoSettle(w)
 	}
 	h.waker = w
 	return h.rearm()

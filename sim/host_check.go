@@ -108,6 +108,8 @@ func (h *Host) checkState() *Violation {
 	if h.cfg.TimePrecision > 0 {
 		bound = intents
 	}
+	var earliest time.Time
+	pending := false
 	for _, in := range bound {
 		if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.IsSettled(in) {
 			continue
@@ -116,6 +118,9 @@ func (h *Host) checkState() *Violation {
 		if due.Before(h.oracleRetryAt) {
 			due = h.oracleRetryAt
 		}
+		if !pending || due.Before(earliest) {
+			earliest, pending = due, true
+		}
 		if !h.alarmSet || h.alarm.After(due) {
 			alarm := "unset"
 			if h.alarmSet {
@@ -123,6 +128,19 @@ func (h *Host) checkState() *Violation {
 			}
 			return h.fail("alarm", fmt.Sprintf("expected the alarm at or before %s (intent %s's notBefore), got %s", h.at(in.NotBefore), in.Backend, alarm))
 		}
+	}
+	// Nor earlier: an alarm set with nothing pending, or before the
+	// earliest pending intent is due (or, after a rejected firing, before
+	// the retry delay ends), fires for nothing — the Waker's settle and
+	// retry delay exist so that an exhausted intent or a failing store does
+	// not turn the alarm into a loop. A store that owns its alarm
+	// (AlarmOwner) sets it by its own rule.
+	if h.owner == nil && h.alarmSet && (!pending || h.alarm.Before(earliest)) {
+		want := "unset (nothing pending)"
+		if pending {
+			want = h.at(earliest)
+		}
+		return h.fail("alarm", fmt.Sprintf("expected the alarm at %s, got %s: earlier than anything pending", want, h.at(h.alarm)))
 	}
 	return nil
 }

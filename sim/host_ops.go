@@ -71,11 +71,13 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 	}
 	ws := h.ws
 	ctx := h.opContext(name)
+	var id string // set below, once the actor has its local name; read when it runs
 	h.rt.Go(name, func() {
 		presizeStack()
-		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: h.names[b], Sync: mode})
+		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: id, Sync: mode})
 		h.done = append(h.done, *f)
 	})
+	id = h.callID(b, name)
 	if code := exitCode(h.cfg.Seed, h.nextRunKey()+"/"+h.rt.LocalName(name)); code != 0 {
 		command += "; exit " + strconv.Itoa(code)
 		details = append(details, "exit="+strconv.Itoa(code))
@@ -96,14 +98,29 @@ func (h *Host) spawnRetry(name string, b int, done func(error)) {
 	f := &finished{actor: name, kind: "retry", backend: b}
 	ws := h.ws
 	ctx := h.opContext(name)
+	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
-		f.retry, f.err = ws.RetryPendingSync(ctx, h.names[b], h.cfg.Budget)
+		f.retry, f.err = ws.RetryPendingSync(ctx, id, h.cfg.Budget)
 		h.done = append(h.done, *f)
 		if done != nil {
 			done(f.err)
 		}
 	})
+	id = h.callID(b, name)
+}
+
+// callID is the backend id an operation on backend b passes to the
+// workspace: the backend's own, or, for the default backend (b0), "" about
+// half the time (SPEC 5.1: "" is the first registered backend). Drawn per
+// actor on a stream of its own (key: its Run and local name), so it moves
+// no other draw; call it after the actor is registered.
+func (h *Host) callID(b int, name string) string {
+	if b == 0 && Stream(h.cfg.Seed, "default-id/"+h.nextRunKey()+"/"+h.rt.LocalName(name)).IntN(2) == 0 {
+		h.stats.Faults["default-id"]++
+		return ""
+	}
+	return h.names[b]
 }
 
 // SpawnWrite starts a host-side write on backend b's files. The path is
@@ -113,11 +130,13 @@ func (h *Host) SpawnWrite(b int) {
 	path := hostPrefix + strconv.Itoa(h.opSeq)
 	h.event(name, "start", "op=write", "path="+path)
 	ws := h.ws
+	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
-		err := ws.WriteFile(h.names[b], path, []byte(hostContent(path)))
+		err := ws.WriteFile(id, path, []byte(hostContent(path)))
 		h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: path, err: err})
 	})
+	id = h.callID(b, name)
 }
 
 // SpawnDelete starts a host-side delete on backend b's files: of the
@@ -132,11 +151,13 @@ func (h *Host) SpawnDelete(b int) {
 	}
 	h.event(name, "start", "op=delete", "path="+path)
 	ws := h.ws
+	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
-		err := ws.DeleteFile(h.names[b], path)
+		err := ws.DeleteFile(id, path)
 		h.done = append(h.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err})
 	})
+	id = h.callID(b, name)
 }
 
 // actorStackBytes is what an actor's goroutine is grown to before it calls

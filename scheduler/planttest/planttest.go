@@ -15,3 +15,9 @@ import (
 // T and stored after the hand-over is stranded. Call it before the first
 // Rearm.
 func HandledTime(w *scheduler.Waker) { plant.HandledTime(w) }
+
+// NoSettle makes w forget what it handed over: an intent the retry left as
+// it was (an exhausted one) stays due, so the alarm fires for it again and
+// again, retrying an intent the host has given up on. Call it before the
+// first Rearm.
+func NoSettle(w *scheduler.Waker) { plant.NoSettle(w) }

@@ -6,3 +6,7 @@ package plant
 // HandledTime, set by package scheduler at init, plants the handled-time
 // alarm rule in a *scheduler.Waker.
 var HandledTime func(waker any)
+
+// NoSettle, set by package scheduler at init, makes a *scheduler.Waker
+// settle nothing it handed over.
+var NoSettle func(waker any)
