@@ -51,6 +51,9 @@ type Container struct {
 	streams int // change and event streams opened
 	execSeq int
 	execs   []Execution
+	// execsBy indexes execs by actor, so a judge asking what one exec ran
+	// does not copy every command of a long run.
+	execsBy map[string][]int
 	writes  int
 
 	// armed holds the faults Arm queued, not yet fired (arm.go).
@@ -324,6 +327,19 @@ func (c *Container) Execs() []Execution {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.execs)
+}
+
+// ExecsOf returns the commands actor ran, in order: Execs filtered by
+// actor, at a cost that does not grow with the run.
+func (c *Container) ExecsOf(actor string) []Execution {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	idx := c.execsBy[actor]
+	out := make([]Execution, len(idx))
+	for i, j := range idx {
+		out[i] = c.execs[j]
+	}
+	return out
 }
 
 // ExecCount counts the commands that ran in process runtimeID.

@@ -188,6 +188,7 @@ type Host struct {
 
 	served       servedLedger       // which entries each backend served first
 	acked        ackedWrites        // host writes the workspace acknowledged
+	listed       localListings      // the local store's listings this check took
 	fifo         fifoLedger         // per-backend read-then-write sections
 	truncs       truncationWatch    // lost logs the host could not see
 	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
