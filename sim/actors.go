@@ -323,6 +323,17 @@ func (r *Runtime) kill() error {
 	return err
 }
 
+// ClockRead tells the Run's strategy, when it asks (ClockReader), that the
+// running actor read the clock. Outside any actor it does nothing.
+func (r *Runtime) ClockRead() {
+	if r.current == nil || r.active == nil {
+		return
+	}
+	if c, ok := r.active.(ClockReader); ok {
+		c.ClockRead()
+	}
+}
+
 // NewGate implements workspace.Parker.
 func (r *Runtime) NewGate() workspace.Gate { return &gate{r: r} }
 

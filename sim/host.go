@@ -359,7 +359,7 @@ func (h *Host) start() error {
 	}
 	ws, err := workspace.New(workspace.Options{
 		Backends:  backends,
-		Clock:     h.clock,
+		Clock:     sutClock{h.clock, h},
 		Scheduler: sch,
 		Retry:     h.cfg.Retry,
 		Store:     localStoreCheck{inner: h.local, h: h},
