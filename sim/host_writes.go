@@ -76,11 +76,19 @@ func (h *Host) checkAckedWrites() *Violation {
 // order — the store's promise — is searched in place; any other order is
 // indexed in a map, because a store that breaks its order must not read as
 // one that lost a file. Checking the order is one pass, far cheaper than
-// building a map of a long run's files at every check.
+// building a map of a long run's files at every check. The checks look
+// paths up in increasing order (they walk another sorted listing), so a
+// lookup first steps forward from the last one: a whole check is a merge of
+// two listings, not a binary search per file.
 type fileIndex struct {
 	sorted []workspace.File
 	byPath map[string][]byte
+	next   int // where the previous lookup stopped in sorted
 }
+
+// forwardSteps bounds the forward scan of a lookup before it falls back to
+// a binary search of the rest.
+const forwardSteps = 8
 
 func contentByPath(files []workspace.File) fileIndex {
 	for i := 1; i < len(files); i++ {
@@ -96,14 +104,28 @@ func contentByPath(files []workspace.File) fileIndex {
 }
 
 // get returns the content at path and whether a file is there.
-func (x fileIndex) get(path string) ([]byte, bool) {
+func (x *fileIndex) get(path string) ([]byte, bool) {
 	if x.byPath != nil {
 		c, ok := x.byPath[path]
 		return c, ok
 	}
-	i, ok := slices.BinarySearchFunc(x.sorted, path, func(f workspace.File, p string) int { return strings.Compare(f.Path, p) })
-	if !ok {
-		return nil, false
+	byPath := func(f workspace.File, p string) int { return strings.Compare(f.Path, p) }
+	i := x.next
+	if i > 0 && x.sorted[i-1].Path >= path {
+		i, _ = slices.BinarySearchFunc(x.sorted, path, byPath) // a step back
+	} else {
+		for k := 0; k < forwardSteps && i < len(x.sorted) && x.sorted[i].Path < path; k++ {
+			i++
+		}
+		if i < len(x.sorted) && x.sorted[i].Path < path {
+			j, _ := slices.BinarySearchFunc(x.sorted[i:], path, byPath)
+			i += j
+		}
 	}
-	return x.sorted[i].Content, true
+	if i < len(x.sorted) && x.sorted[i].Path == path {
+		x.next = i + 1
+		return x.sorted[i].Content, true
+	}
+	x.next = i
+	return nil, false
 }
