@@ -41,16 +41,23 @@ type Container struct {
 	wipes        int // times the log was emptied, the first launch included
 
 	// Remote store (process-lifetime, SPEC 7).
-	files       map[string]*remoteFile
-	currentRev  int64
-	fetchCursor scheduler.Cursor // appliedPushCursor: our pushes, host rev space
-	index       fetchIndex       // fetchable states in cursor order (stream.go)
+	files map[string]*remoteFile
+	// paths holds the keys of files in order as of the last Files call,
+	// newPaths the keys added since (a key stays until the next wipe), so
+	// that a listing merges a few new paths instead of sorting them all.
+	paths, newPaths []string
+	currentRev      int64
+	fetchCursor     scheduler.Cursor // appliedPushCursor: our pushes, host rev space
+	index           fetchIndex       // fetchable states in cursor order (stream.go)
 
 	// Connections, streams and commands.
 	conns   []*conn
 	streams int // change and event streams opened
 	execSeq int
 	execs   []Execution
+	// execsBy indexes execs by actor, so a judge asking what one exec ran
+	// does not copy every command of a long run.
+	execsBy map[string][]int
 	writes  int
 
 	// armed holds the faults Arm queued, not yet fired (arm.go).
@@ -118,6 +125,7 @@ func (c *Container) wipeLocked() {
 	c.wipes++
 	c.staged = nil
 	c.files = make(map[string]*remoteFile)
+	c.paths, c.newPaths = nil, nil
 	c.index = fetchIndex{}
 	c.currentRev = 1
 	c.fetchCursor = scheduler.Baseline
@@ -299,17 +307,26 @@ func (c *Container) EntryCursor(k int) scheduler.Cursor {
 func (c *Container) Files() []workspace.File {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	paths := make([]string, 0, len(c.files))
-	for p, f := range c.files {
-		if !f.deleted {
-			paths = append(paths, p)
+	if len(c.newPaths) > 0 {
+		slices.Sort(c.newPaths)
+		merged := make([]string, 0, len(c.paths)+len(c.newPaths))
+		i, j := 0, 0
+		for i < len(c.paths) || j < len(c.newPaths) {
+			if j == len(c.newPaths) || i < len(c.paths) && c.paths[i] < c.newPaths[j] {
+				merged = append(merged, c.paths[i])
+				i++
+			} else {
+				merged = append(merged, c.newPaths[j])
+				j++
+			}
 		}
+		c.paths, c.newPaths = merged, c.newPaths[:0]
 	}
-	slices.Sort(paths)
-	out := make([]workspace.File, len(paths))
-	for i, p := range paths {
-		f := c.files[p]
-		out[i] = workspace.File{Path: p, Content: slices.Clone(f.content), Rev: f.rev}
+	out := make([]workspace.File, 0, len(c.paths))
+	for _, p := range c.paths {
+		if f := c.files[p]; !f.deleted {
+			out = append(out, workspace.File{Path: p, Content: slices.Clone(f.content), Rev: f.rev})
+		}
 	}
 	return out
 }
@@ -340,6 +357,19 @@ func (c *Container) Execs() []Execution {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.execs)
+}
+
+// ExecsOf returns the commands actor ran, in order: Execs filtered by
+// actor, at a cost that does not grow with the run.
+func (c *Container) ExecsOf(actor string) []Execution {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	idx := c.execsBy[actor]
+	out := make([]Execution, len(idx))
+	for i, j := range idx {
+		out[i] = c.execs[j]
+	}
+	return out
 }
 
 // execCount counts the commands that ran in process runtimeID.

@@ -36,6 +36,10 @@ func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream
 	}
 	c.execSeq++
 	out, code, writes := c.runLocked(command)
+	if c.execsBy == nil {
+		c.execsBy = make(map[string][]int)
+	}
+	c.execsBy[actor] = append(c.execsBy[actor], len(c.execs))
 	c.execs = append(c.execs, Execution{
 		Seq: c.execSeq, Actor: actor, Conn: cn.id, RuntimeID: cn.runtime, Process: c.process,
 		Command: command, ExitCode: code, Writes: writes,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -482,5 +483,31 @@ func TestStagedWritesSettle(t *testing.T) {
 	got, env := drain(t, h, scheduler.At(2), nil)
 	if len(got) != 1 || env.CurrentCursor != scheduler.At(3) {
 		t.Fatalf("fetch did not run the hook first: %v %+v", got, env.CurrentCursor)
+	}
+}
+
+// ExecsOf is Execs filtered by actor, whatever the interleaving of actors.
+func TestExecsOf(t *testing.T) {
+	hooks := &actorHooks{}
+	pr := Off()
+	c := NewContainer("b1", hooks, rand.New(rand.NewPCG(1, 1)), &pr)
+	h := mustConnect(t, c)
+	for i, a := range []string{"#1.exec.b1", "#2.exec.b1", "#1.exec.b1", "#3.exec.b1"} {
+		hooks.actor = a
+		run(t, h, fmt.Sprintf("write %d", i+1))
+	}
+	for _, a := range []string{"#1.exec.b1", "#2.exec.b1", "#3.exec.b1", "#4.exec.b1"} {
+		var want []Execution
+		for _, e := range c.Execs() {
+			if e.Actor == a {
+				want = append(want, e)
+			}
+		}
+		if diff := cmp.Diff(want, c.ExecsOf(a), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("ExecsOf(%s) (-Execs filtered +got):\n%s", a, diff)
+		}
+	}
+	if n := len(c.ExecsOf("#1.exec.b1")); n != 2 {
+		t.Errorf("#1.exec.b1 ran %d commands, want 2", n)
 	}
 }

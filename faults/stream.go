@@ -72,8 +72,12 @@ func (c *Container) liveLocked(cur scheduler.Cursor) bool {
 // setFileLocked makes f the state of path: every write to the remote store
 // goes through here so that the fetch index stays in step with the files.
 func (c *Container) setFileLocked(path string, f *remoteFile) {
-	if old := c.files[path]; old != nil && !old.pushed {
+	old := c.files[path]
+	if old != nil && !old.pushed {
 		c.index.stale++ // its entry no longer matches the path's state
+	}
+	if old == nil {
+		c.newPaths = append(c.newPaths, path) // Files merges it in
 	}
 	c.files[path] = f
 	if !f.pushed {

@@ -20,8 +20,11 @@ func benchScenarios(c Config) []Scenario {
 
 // BenchmarkRunDefault is one default scenario (2 backends, 30 ops, memory
 // store) through the whole harness: SUT, model, trace, liveness tail.
-func BenchmarkRunDefault(b *testing.B) {
-	ss := benchScenarios(DefaultConfig)
+func BenchmarkRunDefault(b *testing.B) { benchRun(b, DefaultConfig) }
+
+// benchRun runs the ring of c's scenarios through the whole harness.
+func benchRun(b *testing.B, c Config) {
+	ss := benchScenarios(c)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -33,8 +36,11 @@ func BenchmarkRunDefault(b *testing.B) {
 
 // BenchmarkDirect is the same scenarios applied straight to the SUT (the
 // floor of the overhead ratio).
-func BenchmarkDirect(b *testing.B) {
-	ss := benchScenarios(DefaultConfig)
+func BenchmarkDirect(b *testing.B) { benchDirect(b, DefaultConfig) }
+
+// benchDirect runs the ring of c's scenarios through the direct runner.
+func benchDirect(b *testing.B, c Config) {
+	ss := benchScenarios(c)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -43,6 +49,14 @@ func BenchmarkDirect(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunMemory is one scenario of the shape `syncsim bench` rates
+// (MemoryConfig: the memory stores only) through the whole harness.
+func BenchmarkRunMemory(b *testing.B) { benchRun(b, MemoryConfig) }
+
+// BenchmarkDirectMemory is the floor of BenchmarkRunMemory: the overhead
+// ratio `syncsim bench` reports is their quotient.
+func BenchmarkDirectMemory(b *testing.B) { benchDirect(b, MemoryConfig) }
 
 func TestRunDirectAllDefaultSeeds(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {

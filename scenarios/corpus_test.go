@@ -16,7 +16,8 @@ import (
 //
 // and review the diff: a changed line is a changed behaviour. A case that
 // expects a violation must still produce that very property; a case under
-// a planted bug is also replayed with bug=none, which must pass.
+// a planted bug must expect one, and is also replayed with bug=none, which
+// must pass.
 func TestCorpus(t *testing.T) {
 	datadriven.Walk(t, CorpusDir, func(t *testing.T, path string) {
 		raw, err := os.ReadFile(path)
@@ -32,6 +33,16 @@ func TestCorpus(t *testing.T) {
 			r, err := Run(s, RunOptions{Watchdog: testWatchdog})
 			if err != nil {
 				td.Fatalf(t, "run: %v", err)
+			}
+			// A file under a planted bug is there to show the bug found:
+			// it must expect a violation, so that a change that makes it
+			// pass (a schedule gone stale, say) cannot be rewritten in
+			// unnoticed.
+			if _, ok := ExpectedProperty(td.Expected); !ok && s.Config.Bug != "" && !td.Rewrite {
+				td.Fatalf(t, "a file under planted bug %s must expect a violation; it expects a pass", s.Config.Bug)
+			}
+			if s.Config.Bug != "" && td.Rewrite && r.Violation == nil {
+				td.Fatalf(t, "rewrite: the file runs under planted bug %s but every property held", s.Config.Bug)
 			}
 			if want, ok := ExpectedProperty(td.Expected); ok && !td.Rewrite {
 				if r.Violation == nil || r.Violation.Property != want {

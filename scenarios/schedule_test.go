@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"github.com/syncsim/syncsim/faults"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,6 +137,14 @@ func TestShrunkRaceKeepsItsSchedule(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("seed %d: %s\n%s", seed, st, Format(small))
+		if small.Profile != faults.Off() {
+			// A fault drawn from the profile strikes where the seed says
+			// (a stream fails after a drawn number of entries), so the
+			// choice point the schedule names moves with the seed: such a
+			// file is the seed's, not the schedule's. Hunt on.
+			t.Logf("seed %d: the shrunk race keeps random faults (%s); next", seed, small.Profile)
+			continue
+		}
 		break
 	}
 	if n := Steps(small.Ops); n > 4 {

@@ -323,6 +323,17 @@ func (r *Runtime) kill() error {
 	return err
 }
 
+// ClockRead tells the Run's strategy, when it asks (ClockReader), that the
+// running actor read the clock. Outside any actor it does nothing.
+func (r *Runtime) ClockRead() {
+	if r.current == nil || r.active == nil {
+		return
+	}
+	if c, ok := r.active.(ClockReader); ok {
+		c.ClockRead()
+	}
+}
+
 // NewGate implements workspace.Parker.
 func (r *Runtime) NewGate() workspace.Gate { return &gate{r: r} }
 
@@ -500,19 +511,31 @@ func (r *Runtime) park(a *actor, g *gate) {
 	r.await(a)
 }
 
-// main is an actor's goroutine.
+// main is an actor's goroutine. When its actor returns and the runtime
+// picks an actor never started, the same goroutine runs that one next: a
+// fresh goroutine would cost a start, a switch and the growth of its stack
+// (presizeStack) for nothing, since only one actor runs at a time anyway.
 func (r *Runtime) main(a *actor) {
-	defer r.exit(a)
-	a.fn()
-	a.returned = true
+	for a != nil {
+		a = r.runActor(a)
+	}
 }
 
-// exit runs as the actor's goroutine ends, however it ends, and passes the
-// baton on.
-func (r *Runtime) exit(a *actor) {
-	p := recover()
+// runActor runs a's body and returns the new actor this goroutine runs
+// next, or nil when the goroutine is done (the baton went elsewhere).
+func (r *Runtime) runActor(a *actor) (next *actor) {
+	defer func() { next = r.exit(a, recover()) }()
+	a.fn()
+	a.returned = true
+	return nil
+}
+
+// exit runs as the actor's body ends, however it ends (p is what it
+// panicked with), and passes the baton on: to a new actor it returns for
+// the calling goroutine to run, or by handoff.
+func (r *Runtime) exit(a *actor, p any) *actor {
 	if r.abandoned.Load() {
-		return // the goroutine ends without passing a baton nobody holds
+		return nil // the goroutine ends without passing a baton nobody holds
 	}
 	switch {
 	case p != nil && a.dying:
@@ -528,9 +551,15 @@ func (r *Runtime) exit(a *actor) {
 	if r.killing {
 		r.current = nil
 		r.back <- struct{}{}
-		return
+		return nil
 	}
-	r.handoff(r.pick(a, "exit"))
+	to := r.pick(a, "exit")
+	if to != nil && to.state == actorNew && p == nil && a.returned {
+		r.current, to.state = to, actorReady
+		return to
+	}
+	r.handoff(to)
+	return nil
 }
 
 func (r *Runtime) retire(a *actor) {

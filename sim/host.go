@@ -200,6 +200,7 @@ type Host struct {
 
 	served       servedLedger       // which entries each backend served first
 	acked        ackedWrites        // host writes the workspace acknowledged
+	listed       localListings      // the local store's listings this check took
 	fifo         fifoLedger         // per-backend read-then-write sections
 	spans        syncSpans          // per-backend open change streams
 	truncs       truncationWatch    // lost logs the host could not see
@@ -373,7 +374,7 @@ func (h *Host) start() error {
 	}
 	ws, err := planttest.New(workspace.Options{
 		Backends:  backends,
-		Clock:     h.clock,
+		Clock:     sutClock{h.clock, h},
 		Scheduler: sch,
 		Retry:     h.cfg.Retry,
 		Store:     localStoreCheck{inner: h.local, h: h},

@@ -60,6 +60,7 @@ func firstLine(s string) string {
 // checkState compares the durable intent table with the model and checks
 // the invariants that hold between steps.
 func (h *Host) checkState() *Violation {
+	h.listed.reset()
 	intents, err := h.storedIntents()
 	if err != nil {
 		return h.failStore("durability", err)
@@ -292,7 +293,7 @@ func (h *Host) checkConverged(name string, local, remote []workspace.File) *Viol
 		if strings.HasPrefix(f.Path, hostPrefix) {
 			continue
 		}
-		got, ok := have[f.Path]
+		got, ok := have.get(f.Path)
 		if !ok || !bytes.Equal(got, f.Content) {
 			return h.fail("liveness-converge", fmt.Sprintf("backend %s: after its log was lost and the fault-free tail, remote %s (rev %d) = %q is not in the local store (local has %q, present %t)",
 				name, f.Path, f.Rev, f.Content, got, ok))

@@ -43,12 +43,7 @@ func (h *Host) judgeInvariants(f finished, calls []faults.Call) *Violation {
 // exactly once when it returns, and reports the exit code the command ended
 // with.
 func (h *Host) judgeDispatch(f finished) *Violation {
-	var ran []faults.Execution
-	for _, e := range h.containers[f.backend].Execs() {
-		if e.Actor == f.actor {
-			ran = append(ran, e)
-		}
-	}
+	ran := h.containers[f.backend].ExecsOf(f.actor)
 	if len(ran) > 1 {
 		return h.fail("dispatch-once", fmt.Sprintf("%s: the command ran %d times (%q on %s, then on %s): a dispatched command must never be replayed",
 			f.actor, len(ran), ran[0].Command, ran[0].Process, ran[len(ran)-1].Process))

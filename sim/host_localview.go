@@ -65,7 +65,7 @@ func (h *Host) checkLocalViews() *Violation {
 		if cur.Rev == 0 && marks.FetchCursor.Rev == 0 || !moved && !restarted {
 			continue
 		}
-		local, err := h.store.Files(name)
+		local, err := h.localFiles(i)
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", name, err))
 		}
@@ -81,7 +81,7 @@ func (h *Host) checkLocalViews() *Violation {
 			if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(cur) > 0 {
 				continue
 			}
-			got, ok := content[f.Path]
+			got, ok := content.get(f.Path)
 			if !ok {
 				return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s covers remote %s at rev %d, which the local store does not hold", name, cur, f.Path, f.Rev))
 			}
@@ -103,7 +103,7 @@ func (h *Host) checkPushedApplied(name string, pushed scheduler.Cursor, local, r
 		if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(pushed) > 0 {
 			continue
 		}
-		got, ok := onRemote[f.Path]
+		got, ok := onRemote.get(f.Path)
 		if !ok {
 			return h.fail("pushed-applied", fmt.Sprintf("backend %s: the remote's applied-push cursor %s covers host write %s at local rev %d, which the remote does not hold", name, pushed, f.Path, f.Rev))
 		}

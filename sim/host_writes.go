@@ -3,8 +3,10 @@ package sim
 import (
 	"bytes"
 	"fmt"
-	"github.com/syncsim/syncsim/workspace"
 	"slices"
+	"strings"
+
+	"github.com/syncsim/syncsim/workspace"
 )
 
 // A host write that returned is durable (SPEC 6.1: the local store makes
@@ -89,15 +91,13 @@ func (h *Host) checkAckedWrites() *Violation {
 		if len(paths) == 0 && len(h.acked.gone[b]) == 0 {
 			continue
 		}
-		files, err := h.store.Files(h.names[b])
+		files, err := h.localFiles(b)
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", h.names[b], err))
 		}
-		// Not a binary search: the order is the store's promise, and a
-		// plugged-in store that breaks it must not read as a lost write.
 		content := contentByPath(files)
 		for _, p := range paths {
-			got, found := content[p]
+			got, found := content.get(p)
 			if !found {
 				return h.fail("host-write", fmt.Sprintf("backend %s: host write %s: expected in the local store (acknowledged), got none", h.names[b], p))
 			}
@@ -107,7 +107,7 @@ func (h *Host) checkAckedWrites() *Violation {
 			}
 		}
 		for _, p := range h.acked.gone[b] {
-			if got, found := content[p]; found {
+			if got, found := content.get(p); found {
 				return h.fail("host-write", fmt.Sprintf("backend %s: host delete of %s was acknowledged, the local store still holds it (%q)", h.names[b], p, got))
 			}
 		}
@@ -115,13 +115,60 @@ func (h *Host) checkAckedWrites() *Violation {
 	return nil
 }
 
-// contentByPath indexes files by path: a map, not a binary search, because
-// sorted order is a store's promise and a store that breaks it must not
-// read as one that lost a file.
-func contentByPath(files []workspace.File) map[string][]byte {
-	out := make(map[string][]byte, len(files))
-	for _, f := range files {
-		out[f.Path] = f.Content
+// fileIndex looks files up by path. A listing in strictly increasing path
+// order — the store's promise — is searched in place; any other order is
+// indexed in a map, because a store that breaks its order must not read as
+// one that lost a file. Checking the order is one pass, far cheaper than
+// building a map of a long run's files at every check. The checks look
+// paths up in increasing order (they walk another sorted listing), so a
+// lookup first steps forward from the last one: a whole check is a merge of
+// two listings, not a binary search per file.
+type fileIndex struct {
+	sorted []workspace.File
+	byPath map[string][]byte
+	next   int // where the previous lookup stopped in sorted
+}
+
+// forwardSteps bounds the forward scan of a lookup before it falls back to
+// a binary search of the rest.
+const forwardSteps = 8
+
+func contentByPath(files []workspace.File) fileIndex {
+	for i := 1; i < len(files); i++ {
+		if files[i-1].Path >= files[i].Path {
+			m := make(map[string][]byte, len(files))
+			for _, f := range files {
+				m[f.Path] = f.Content
+			}
+			return fileIndex{byPath: m}
+		}
 	}
-	return out
+	return fileIndex{sorted: files}
+}
+
+// get returns the content at path and whether a file is there.
+func (x *fileIndex) get(path string) ([]byte, bool) {
+	if x.byPath != nil {
+		c, ok := x.byPath[path]
+		return c, ok
+	}
+	byPath := func(f workspace.File, p string) int { return strings.Compare(f.Path, p) }
+	i := x.next
+	if i > 0 && x.sorted[i-1].Path >= path {
+		i, _ = slices.BinarySearchFunc(x.sorted, path, byPath) // a step back
+	} else {
+		for k := 0; k < forwardSteps && i < len(x.sorted) && x.sorted[i].Path < path; k++ {
+			i++
+		}
+		if i < len(x.sorted) && x.sorted[i].Path < path {
+			j, _ := slices.BinarySearchFunc(x.sorted[i:], path, byPath)
+			i += j
+		}
+	}
+	if i < len(x.sorted) && x.sorted[i].Path == path {
+		x.next = i + 1
+		return x.sorted[i].Content, true
+	}
+	x.next = i
+	return nil, false
 }

@@ -152,3 +152,41 @@ func TestDrawStrategy(t *testing.T) {
 		t.Error("an unknown strategy was accepted")
 	}
 }
+
+// TestPCTPlacesTicksAfterClockReads: a thread that reads the clock once,
+// past its PCTSteps-th blocking point (an intent built late in a long
+// exec), and a tick. Placed at a choice point among the first PCTSteps,
+// the tick never lands in the window between the read and the next
+// blocking point; PCT places half its ticks after the j-th clock read, j
+// in 1..2 for one thread, so about one run in four hits it — and not all
+// (the other placements spread over the group).
+func TestPCTPlacesTicksAfterClockReads(t *testing.T) {
+	const points, readAt, runs = 20, 14, 400
+	hit := 0
+	for seed := range uint64(runs) {
+		rt := NewRuntime(Stream(seed, LabelInterleave))
+		rt.SetStrategy(&PCT{Depth: 1, Steps: PCTSteps})
+		rt.SetPrepare(func() (*rand.Rand, []string) { return Stream(seed, "run"), nil })
+		var order []string
+		rt.Go("#1.exec.b0", func() {
+			for i := range points {
+				if i == readAt {
+					rt.ClockRead()
+					order = append(order, "read")
+				}
+				rt.Block("p")
+				order = append(order, "after")
+			}
+		})
+		rt.Go("#2.tick", func() { order = append(order, "tick") })
+		if parked, err := rt.Run(); err != nil || len(parked) > 0 {
+			t.Fatalf("Run = %v, %v", parked, err)
+		}
+		if i := slices.Index(order, "read"); i >= 0 && i+1 < len(order) && order[i+1] == "tick" {
+			hit++
+		}
+	}
+	if hit < runs/5 || hit == runs {
+		t.Errorf("tick right after the clock read in %d of %d runs, want at least a fifth and not all", hit, runs)
+	}
+}

@@ -3,7 +3,9 @@ package workspace
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -24,7 +26,9 @@ var _ Store = (*MemoryStore)(nil)
 // memNamespace is one backend's durable state (SPEC 6.1).
 type memNamespace struct {
 	currentRev int64
-	files      map[string]File
+	// files holds the live files in path order, kept on every change, so
+	// that Files need not sort a listing that grows with the run.
+	files []File
 	// log is the coalesced local change log: one entry per path at its
 	// latest host-side state, deletes included.
 	log map[string]Change
@@ -44,7 +48,7 @@ func NewMemoryStore() *MemoryStore {
 func (s *MemoryStore) ns(backend string) *memNamespace {
 	n := s.nss[backend]
 	if n == nil {
-		n = &memNamespace{files: map[string]File{}, log: map[string]Change{}}
+		n = &memNamespace{log: map[string]Change{}}
 		s.nss[backend] = n
 	}
 	return n
@@ -61,9 +65,9 @@ func (s *MemoryStore) WriteFile(backend, path string, content []byte, deleted bo
 	n.currentRev++
 	rev := n.currentRev
 	if deleted {
-		delete(n.files, path)
+		n.remove(path)
 	} else {
-		n.files[path] = File{Path: path, Content: copyContent(content), Rev: rev}
+		n.put(File{Path: path, Content: copyContent(content), Rev: rev})
 	}
 	n.log[path] = Change{Rev: rev, Path: path, Deleted: deleted, Content: changeContent(deleted, content)}
 	return rev, nil
@@ -76,21 +80,21 @@ func (s *MemoryStore) ApplyUpstream(backend string, changes []Change) (int, erro
 	n := s.ns(backend)
 	applied := 0
 	for _, c := range changes {
-		live, ok := n.files[c.Path]
+		live, ok := n.file(c.Path)
 		switch {
 		case c.Deleted:
 			// SPEC 6.7: a delete is always applied and always counts; a
 			// missing path is fine and changes nothing.
 			applied++
 			if ok {
-				delete(n.files, c.Path)
+				n.remove(c.Path)
 				delete(n.log, c.Path)
 			}
 		case ok && bytes.Equal(live.Content, c.Content):
 			// alreadyApplied: not counted, nothing changes.
 		default:
 			applied++
-			n.files[c.Path] = File{Path: c.Path, Content: copyContent(c.Content), Rev: c.Rev}
+			n.put(File{Path: c.Path, Content: copyContent(c.Content), Rev: c.Rev})
 			delete(n.log, c.Path)
 		}
 	}
@@ -102,13 +106,49 @@ func (s *MemoryStore) Files(backend string) ([]File, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := s.ns(backend)
-	out := make([]File, 0, len(n.files))
+	size := 0
 	for _, f := range n.files {
-		f.Content = copyContent(f.Content)
-		out = append(out, f)
+		size += len(f.Content)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	// One buffer holds every copy (capped slices of it, so an append to
+	// one cannot reach the next): a listing costs two allocations.
+	buf := make([]byte, 0, size)
+	out := append(make([]File, 0, len(n.files)), n.files...) // never nil
+	for i := range out {
+		start := len(buf)
+		buf = append(buf, out[i].Content...)
+		out[i].Content = buf[start:len(buf):len(buf)]
+	}
 	return out, nil
+}
+
+// find returns where path is or would be in files. Callers hold mu.
+func (n *memNamespace) find(path string) (int, bool) {
+	return slices.BinarySearchFunc(n.files, path, func(f File, p string) int { return strings.Compare(f.Path, p) })
+}
+
+// file returns path's live file. Callers hold mu.
+func (n *memNamespace) file(path string) (File, bool) {
+	if i, ok := n.find(path); ok {
+		return n.files[i], true
+	}
+	return File{}, false
+}
+
+// put stores f in path order. Callers hold mu.
+func (n *memNamespace) put(f File) {
+	if i, ok := n.find(f.Path); ok {
+		n.files[i] = f
+	} else {
+		n.files = slices.Insert(n.files, i, f)
+	}
+}
+
+// remove deletes path's file, if any. Callers hold mu.
+func (n *memNamespace) remove(path string) {
+	if i, ok := n.find(path); ok {
+		n.files = slices.Delete(n.files, i, i+1)
+	}
 }
 
 // CurrentRev implements Store.
