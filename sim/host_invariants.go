@@ -194,16 +194,22 @@ func (l *servedLedger) isFresh(b, seq int) bool { return b < len(l.fresh) && l.f
 // most every entry the actor was served, at least the entries its last
 // stream served for the first time (when the backend's log held still).
 func (h *Host) appliedBounds(b int, calls []faults.Call) (lo, hi int, loKnown bool) {
-	lastStream := 0
+	lastStream, failedAfter := 0, false
 	for _, c := range calls {
 		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {
 			hi++
 		}
 		if c.Op == faults.OpFetch && c.Err == "" && c.Stream != 0 {
-			lastStream = c.Stream
+			lastStream, failedAfter = c.Stream, false
+		} else if c.Err != "" && c.Op != faults.OpStreamClose {
+			failedAfter = true
 		}
 	}
-	if lastStream == 0 || h.served.hasMoved(b) {
+	// A pass that failed after its last fetch was replayed, and the replay
+	// made no fetch of its own (a cursor already at a target with a path
+	// completes without one, SPEC 6.4 step 1): the result is the replay's,
+	// and what the failed pass applied is not in it.
+	if lastStream == 0 || failedAfter || h.served.hasMoved(b) {
 		return 0, hi, false
 	}
 	for _, c := range calls {
