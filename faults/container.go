@@ -352,14 +352,14 @@ func (c *Container) writeCount() int {
 	return c.writes
 }
 
-// Execs returns every command that actually ran, in order.
-func (c *Container) Execs() []Execution {
+// allExecs returns every command that actually ran, in order.
+func (c *Container) allExecs() []Execution {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.execs)
 }
 
-// ExecsOf returns the commands actor ran, in order: Execs filtered by
+// ExecsOf returns the commands actor ran, in order: every command filtered by
 // actor, at a cost that does not grow with the run.
 func (c *Container) ExecsOf(actor string) []Execution {
 	c.mu.Lock()

@@ -51,8 +51,8 @@ func TestTransportPreDispatch(t *testing.T) {
 	h := mustConnect(t, c)
 	_, err := h.Exec(ctx, "write 3")
 	checkInjected(t, err, TransportPreDispatch)
-	if len(c.Execs()) != 0 || c.writeCount() != 0 {
-		t.Errorf("pre-dispatch failure ran the command: %+v", c.Execs())
+	if len(c.allExecs()) != 0 || c.writeCount() != 0 {
+		t.Errorf("pre-dispatch failure ran the command: %+v", c.allExecs())
 	}
 	h = mustConnect(t, c)
 	_, err = h.Sync().Push(ctx, workspace.PushRequest{SenderRev: 1, Changes: []workspace.Change{{Rev: 1, Path: "/x"}}})
@@ -67,8 +67,8 @@ func TestTransportPostDispatch(t *testing.T) {
 	h := mustConnect(t, c)
 	_, err := h.Exec(ctx, "write 3")
 	checkInjected(t, err, TransportPostDispatch)
-	if len(c.Execs()) != 1 || c.writeCount() != 3 {
-		t.Errorf("post-dispatch: the command must have run: execs %+v writes %d", c.Execs(), c.writeCount())
+	if len(c.allExecs()) != 1 || c.writeCount() != 3 {
+		t.Errorf("post-dispatch: the command must have run: execs %+v writes %d", c.allExecs(), c.writeCount())
 	}
 	// The connection is dead now; the next call fails without a fault of
 	// its own.
@@ -226,7 +226,7 @@ func TestRestart(t *testing.T) {
 	}
 	run(t, h, "true")
 	if c.execCount("b1-rt1") != 1 || c.execCount("b1-rt2") != 1 {
-		t.Errorf("exec counts per runtime: %+v", c.Execs())
+		t.Errorf("exec counts per runtime: %+v", c.allExecs())
 	}
 }
 
@@ -255,7 +255,7 @@ func TestLoseIdentity(t *testing.T) {
 	}
 	// The command runs in the same process whatever the connection reports.
 	run(t, h, "true")
-	if e := c.Execs(); e[1].RuntimeID != "b1-rt2" || e[1].Process != "b1-rt1" {
+	if e := c.allExecs(); e[1].RuntimeID != "b1-rt2" || e[1].Process != "b1-rt1" {
 		t.Errorf("execution = %+v", e[1])
 	}
 }
@@ -498,7 +498,7 @@ func TestExecsOf(t *testing.T) {
 	}
 	for _, a := range []string{"#1.exec.b1", "#2.exec.b1", "#3.exec.b1", "#4.exec.b1"} {
 		var want []Execution
-		for _, e := range c.Execs() {
+		for _, e := range c.allExecs() {
 			if e.Actor == a {
 				want = append(want, e)
 			}
