@@ -219,24 +219,27 @@ func (w *Waker) alarm(gen uint64) {
 	}
 }
 
-// init hands scheduler/planttest its way to plant the handled-time rule
+// init hands scheduler/planttest its way to plant wrong alarm rules
 // (alarm.go's NB), without an exported field or function here.
 func init() {
-	plant.HandledTime = func(waker any) {
-		w, ok := waker.(*Waker)
-		if !ok {
-			panic("scheduler: plant.HandledTime wants a *scheduler.Waker")
-		}
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.handledTime = true
+	plant.HandledTime = func(waker any) { plantedWaker(waker).plant(func(w *Waker) { w.handledTime = true }) }
+	plant.NoSettle = func(waker any) { plantedWaker(waker).plant(func(w *Waker) { w.noSettle = true }) }
+}
+
+// plantedWaker is the *Waker scheduler/planttest hands in.
+func plantedWaker(waker any) *Waker {
+	w, ok := waker.(*Waker)
+	if !ok {
+		panic("scheduler: scheduler/planttest wants a *scheduler.Waker")
 	}
-	plant.NoSettle = func(waker any) {
-		w := waker.(*Waker)
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.noSettle = true
-	}
+	return w
+}
+
+// plant sets a planted rule under the Waker's lock.
+func (w *Waker) plant(set func(*Waker)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	set(w)
 }
 
 // dueBy returns the intents due at or before t (the planted handled-time
