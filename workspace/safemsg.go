@@ -94,9 +94,34 @@ func safeText(msg string) string {
 		}
 		return r
 	}, msg)
-	msg = redactAssignment.ReplaceAllString(msg, "${1}=[REDACTED]")
-	msg = redactBearer.ReplaceAllString(msg, "Bearer [REDACTED]")
+	// Each expression runs only where it could match: every message the
+	// workspace stores passes through here, and most hold neither an
+	// assignment nor the word Bearer. The checks are exact necessary
+	// conditions, so the result is the same as running both always.
+	if strings.IndexByte(msg, '=') >= 0 {
+		msg = redactAssignment.ReplaceAllString(msg, "${1}=[REDACTED]")
+	}
+	if containsASCIIFold(msg, "bearer") {
+		msg = redactBearer.ReplaceAllString(msg, "Bearer [REDACTED]")
+	}
 	return truncateUTF16(msg, maxSafeErrorLength)
+}
+
+// containsASCIIFold reports whether s holds word (lower-case ASCII letters)
+// in any ASCII case: the set /i without /u matches. OR-ing 0x20 takes only
+// an ASCII letter's two cases to the lower one; no other byte lands on a
+// lower-case letter that way.
+func containsASCIIFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && s[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 // truncateUTF16 keeps the first n UTF-16 code units of s, the way JS

@@ -32,6 +32,13 @@ type memNamespace struct {
 	// log is the coalesced local change log: one entry per path at its
 	// latest host-side state, deletes included.
 	log map[string]Change
+	// order holds every change WriteFile logged, in revision order, so
+	// that LocalChanges reads the range a push asks for instead of the
+	// whole log: a push reads the few changes past its cursor, and the
+	// log grows with the run. An entry is live while log still holds it
+	// (same path, same rev); stale ones are dropped once they outnumber
+	// the live ones.
+	order []Change
 	// fetch is stored raw (fetchRev + path column); storeFetchCursor applies
 	// the read rule.
 	fetch   Cursor
@@ -70,7 +77,17 @@ func (s *MemoryStore) WriteFile(backend, path string, content []byte, deleted bo
 		n.put(File{Path: path, Content: copyContent(content), Rev: rev})
 	}
 	n.log[path] = Change{Rev: rev, Path: path, Deleted: deleted, Content: changeContent(deleted, content)}
+	n.order = append(n.order, n.log[path])
+	if len(n.order) > 2*len(n.log)+16 {
+		n.order = slices.DeleteFunc(n.order, func(c Change) bool { return !n.live(c) })
+	}
 	return rev, nil
+}
+
+// live reports whether c, an entry of order, is still path's logged change.
+func (n *memNamespace) live(c Change) bool {
+	cur, ok := n.log[c.Path]
+	return ok && cur.Rev == c.Rev
 }
 
 // ApplyUpstream implements Store.
@@ -163,16 +180,19 @@ func (s *MemoryStore) LocalChanges(backend string, after, through Cursor, limit 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := s.ns(backend)
+	// order is sorted by cursor (one change per rev), so the range starts
+	// at the first change past after and ends at the first past through.
+	start := sort.Search(len(n.order), func(i int) bool { return after.Less(n.order[i].Cursor()) })
+	l := effectiveLimit(limit)
 	var out []Change
-	for _, c := range n.log {
-		if inRange(c.Cursor(), after, through) {
+	for _, c := range n.order[start:] {
+		if len(out) == l || through.Less(c.Cursor()) {
+			break
+		}
+		if inRange(c.Cursor(), after, through) && n.live(c) {
 			c.Content = changeContent(c.Deleted, c.Content)
 			out = append(out, c)
 		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Cursor().Less(out[j].Cursor()) })
-	if l := effectiveLimit(limit); len(out) > l {
-		out = out[:l]
 	}
 	return out, nil
 }
