@@ -138,7 +138,9 @@ func pullOnceAttempt(ctx context.Context, st Store, backend string, rpc SyncRPC,
 		return res, nil // nothing after our cursor; the stream is never read
 	}
 
-	batch := make([]Change, 0, pullBatchSize)
+	// The batch grows as entries come (most pulls bring a few): a full
+	// pullBatchSize buffer up front cost more than the pull itself.
+	var batch []Change
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
