@@ -54,8 +54,10 @@
 //	11.12 the QUIRKs                          spec-quirk-* corpus files and workspace TestQuirk* tests
 //
 // Beyond section 11: fetch-through (SPEC 6.4 step 2: a retry's fetch is
-// bounded by the intent's target, predicted from the model's table), applied (Applied bounded by the entries served, and
-// at least the first-served ones), batch-budget (SPEC 6.4 entry budget),
+// bounded by the intent's target, predicted from the model's table), applied (Applied exact: the sum of what the
+// last pass's applies changed, each counted by LocalStore; also bounded by the entries served), local-store (every
+// answer of the local store is LocalStore's, which is fed the calls that reached the store and never their answers:
+// predicted), batch-budget (SPEC 6.4 entry budget),
 // push-budget and push-count (SPEC 6.5 push batches, read from the record),
 // pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
 // the cursor never covers an entry the local store lacks), host-write (an

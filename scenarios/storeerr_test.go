@@ -189,22 +189,16 @@ func TestLocalStoreErrorIsStoreError(t *testing.T) {
 	var first *sim.Violation
 	failed := 0
 	for seed := uint64(1); seed <= 100; seed++ {
-		st := &applyEveryNthFails{MemoryStore: workspace.NewMemoryStore(), n: 4}
-		r, err := Run(FromSeed(seed, DefaultConfig), RunOptions{
-			LocalStore: func(string) (workspace.Store, error) { return st, nil },
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Violation == nil {
+		v := runWithLocalStore(t, seed, &applyEveryNthFails{MemoryStore: workspace.NewMemoryStore(), n: 4})
+		if v == nil {
 			continue
 		}
 		failed++
 		if first == nil {
-			first = r.Violation
+			first = v
 		}
-		if r.Violation.Property != "store-error" {
-			t.Fatalf("seed %d broke %s, want store-error: %v", seed, r.Violation.Property, r.Violation)
+		if v.Property != "store-error" {
+			t.Fatalf("seed %d broke %s, want store-error: %v", seed, v.Property, v)
 		}
 	}
 	if first == nil {
@@ -214,4 +208,17 @@ func TestLocalStoreErrorIsStoreError(t *testing.T) {
 		t.Fatalf("detail does not name the call: %s", first.Detail)
 	}
 	t.Logf("%d of 100 seeds failed; first: %v", failed, first)
+}
+
+// runWithLocalStore runs seed's default scenario on st as the workspace's
+// local store and returns the property it broke, if any.
+func runWithLocalStore(t *testing.T, seed uint64, st workspace.Store) *sim.Violation {
+	t.Helper()
+	r, err := Run(FromSeed(seed, DefaultConfig), RunOptions{
+		LocalStore: func(string) (workspace.Store, error) { return st, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Violation
 }

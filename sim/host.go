@@ -149,12 +149,16 @@ type Host struct {
 	sched        *faults.Scheduler   // fault wrapper over inner, with its record
 	owner        AlarmOwner          // non-nil when the store sets the alarm itself
 	schedMark    int
-	localMark    int        // local-store faults already drained
-	cutAt        string     // where the step being cut stopped (noteCut)
-	cutLocal     bool       // the step's cut counts local-store calls only
-	cutCancel    bool       // the step's "cut" cancels an operation instead
-	cancelDone   bool       // the cancelling step has cancelled its operation
-	cancelDraws  *rand.Rand // StepCancel's own stream
+	localMark    int // local-store faults already drained
+	// localModel follows the local store through the run (restarts
+	// included); applies are the step's applies, for exact Applied.
+	localModel  *model.LocalStore
+	applies     []appliedRec
+	cutAt       string     // where the step being cut stopped (noteCut)
+	cutLocal    bool       // the step's cut counts local-store calls only
+	cutCancel   bool       // the step's "cut" cancels an operation instead
+	cancelDone  bool       // the cancelling step has cancelled its operation
+	cancelDraws *rand.Rand // StepCancel's own stream
 	// The operations of the current step: their cancel functions, those
 	// that reached a blocking point of their own (started), those the
 	// simulator cancelled (see host_cancel.go).
@@ -242,14 +246,15 @@ func NewHost(cfg Config) (*Host, error) {
 	}
 	opts.NoScheduler = cfg.NoScheduler
 	h := &Host{
-		cfg:       cfg,
-		opts:      opts,
-		t0:        drawStart(cfg.Seed),
-		rt:        NewRuntime(Stream(cfg.Seed, LabelInterleave)),
-		storeOpen: cfg.LocalStore,
-		factory:   cfg.Scheduler,
-		model:     model.Empty(),
-		ctx:       context.Background(),
+		cfg:        cfg,
+		opts:       opts,
+		t0:         drawStart(cfg.Seed),
+		rt:         NewRuntime(Stream(cfg.Seed, LabelInterleave)),
+		storeOpen:  cfg.LocalStore,
+		factory:    cfg.Scheduler,
+		model:      model.Empty(),
+		localModel: model.NewLocalStore(),
+		ctx:        context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
 			Secrets: map[string]int{},
@@ -362,6 +367,7 @@ func (h *Host) start() error {
 	h.fifo.reset()
 	h.spans.reset()
 	h.localMark = 0
+	h.applies = h.applies[:0] // the actors that made them are gone
 	h.local = faults.NewLocalStore(h.store, h.hooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
 	h.local.PlantSecrets(h.localSecrets)
 	var sch scheduler.Scheduler = h.sched

@@ -230,6 +230,9 @@ func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Viola
 	if loKnown && applied < lo {
 		return h.fail("applied", fmt.Sprintf("%s: applied=%d, but its last stream served %d entries never seen before, each new content", f.actor, applied, lo))
 	}
+	if want := h.appliedExact(f, calls); applied != want {
+		return h.fail("applied", fmt.Sprintf("%s: expected applied=%d (what its last pass's applies changed in the local store, SPEC 6.7), got %d", f.actor, want, applied))
+	}
 	return nil
 }
 

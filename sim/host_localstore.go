@@ -8,6 +8,10 @@ import "github.com/syncsim/syncsim/workspace"
 // and an error the harness did not inject breaks store-error at the call
 // (Host.localStoreFailed). The host itself keeps the bare store, to close
 // it at a restart and to read what it holds.
+//
+// Every call that reached the store is also replayed on the reference model
+// of the store contract (model.LocalStore), and an answer that differs
+// breaks local-store at that call (host_localmodel.go).
 type localStoreCheck struct {
 	inner workspace.Store
 	h     *Host
@@ -21,74 +25,119 @@ func (s localStoreCheck) check(op, backend string, err error) {
 	}
 }
 
+// reached reports whether a call that returned err was carried out by the
+// store: it succeeded. A call the fault wrapper failed never reached it,
+// and one the store failed by itself is already a violation.
+func reached(err error) bool { return err == nil }
+
 func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
 	rev, err := s.inner.WriteFile(backend, path, content, deleted)
 	s.check("write-file", backend, err)
+	if reached(err) {
+		s.h.modelWriteFile(backend, path, content, deleted, rev)
+	}
 	return rev, err
 }
 
 func (s localStoreCheck) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
 	n, err := s.inner.ApplyUpstream(backend, changes)
 	s.check("apply-upstream", backend, err)
+	if reached(err) {
+		s.h.modelApplyUpstream(backend, changes, n)
+	}
 	return n, err
 }
 
 func (s localStoreCheck) Files(backend string) ([]workspace.File, error) {
 	fs, err := s.inner.Files(backend)
 	s.check("files", backend, err)
+	if reached(err) {
+		s.h.modelFiles(backend, fs)
+	}
 	return fs, err
 }
 
 func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
 	rev, err := s.inner.CurrentRev(backend)
 	s.check("current-rev", backend, err)
+	if reached(err) {
+		s.h.modelAnswer("current-rev", backend, "", s.h.localModel.CurrentRev(backend) == rev, s.h.localModel.CurrentRev(backend), rev)
+	}
 	return rev, err
 }
 
 func (s localStoreCheck) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
 	cs, err := s.inner.LocalChanges(backend, after, through, limit)
 	s.check("local-changes", backend, err)
+	if reached(err) {
+		s.h.modelLocalChanges(backend, after, through, limit, cs)
+	}
 	return cs, err
 }
 
 func (s localStoreCheck) FetchCursor(backend string) (workspace.Cursor, error) {
 	c, err := s.inner.FetchCursor(backend)
 	s.check("fetch-cursor", backend, err)
+	if reached(err) {
+		want := s.h.localModel.FetchCursor(backend)
+		s.h.modelAnswer("fetch-cursor", backend, "", want == normalCursor(c), want, c)
+	}
 	return c, err
 }
 
 func (s localStoreCheck) WriteFetchCursor(backend string, c workspace.Cursor) error {
 	err := s.inner.WriteFetchCursor(backend, c)
 	s.check("write-fetch-cursor", backend, err)
+	if reached(err) {
+		s.h.localModel.WriteFetchCursor(backend, c)
+	}
 	return err
 }
 
 func (s localStoreCheck) WriteFetchCursorIfAhead(backend string, c workspace.Cursor) (bool, error) {
 	ok, err := s.inner.WriteFetchCursorIfAhead(backend, c)
 	s.check("write-fetch-cursor-if-ahead", backend, err)
+	if reached(err) {
+		want := s.h.localModel.WriteFetchCursorIfAhead(backend, c)
+		s.h.modelAnswer("write-fetch-cursor-if-ahead", backend, c.String(), want == ok, want, ok)
+	}
 	return ok, err
 }
 
 func (s localStoreCheck) PushRev(backend string) (int64, error) {
 	rev, err := s.inner.PushRev(backend)
 	s.check("push-rev", backend, err)
+	if reached(err) {
+		want := s.h.localModel.PushRev(backend)
+		s.h.modelAnswer("push-rev", backend, "", want == rev, want, rev)
+	}
 	return rev, err
 }
 
 func (s localStoreCheck) SetPushRev(backend string, rev int64) error {
 	err := s.inner.SetPushRev(backend, rev)
 	s.check("set-push-rev", backend, err)
+	if reached(err) {
+		s.h.localModel.SetPushRev(backend, rev)
+	}
 	return err
 }
 
 func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
 	c, err := s.inner.PushCursor(backend)
 	s.check("push-cursor", backend, err)
+	if reached(err) {
+		want := s.h.localModel.PushCursor(backend)
+		s.h.modelAnswer("push-cursor", backend, "", want == normalCursor(c), want, c)
+	}
 	return c, err
 }
 
 func (s localStoreCheck) WritePushCursor(backend string, c workspace.Cursor) error {
 	err := s.inner.WritePushCursor(backend, c)
 	s.check("write-push-cursor", backend, err)
+	if reached(err) {
+		s.h.localModel.WritePushCursor(backend, c)
+	}
 	return err
 }

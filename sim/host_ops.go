@@ -264,6 +264,7 @@ func (h *Host) step(cut int) *Violation {
 			return v
 		}
 	}
+	h.applies = h.applies[:0] // every actor of the step has been judged
 	if err := h.takeAlarmErr(); err != nil {
 		return h.failStore("durability", err)
 	}

@@ -1,0 +1,221 @@
+package model
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/syncsim/syncsim/scheduler"
+)
+
+// LocalStore is the reference model of the host's local store contract
+// (SPEC 6.1 and 6.7, workspace.Store's documentation): what every call on a
+// correct store returns, given the calls that reached the store before it.
+// The caller feeds it the calls the store actually received, in order (an
+// injected fault that failed a call before the store saw it is not fed),
+// and compares each answer with the store's. Unlike State it is mutable:
+// one instance follows one store for a whole run, host restarts included,
+// as the store's own contents do.
+//
+// It never imports the workspace: changes and files are its own types.
+type LocalStore struct {
+	backends map[string]*localBackend
+}
+
+// LocalChange is one change as the local store takes it (an upstream
+// entry) or returns it (a local change a push sends).
+type LocalChange struct {
+	Rev     int64
+	Path    string
+	Deleted bool
+	Content []byte // nil for a delete
+}
+
+// LocalFile is one live file.
+type LocalFile struct {
+	Path    string
+	Content []byte
+	Rev     int64 // the local rev of a host write, the remote rev of an upstream apply
+}
+
+// localBackend is one backend's state.
+type localBackend struct {
+	files      map[string]LocalFile
+	currentRev int64
+	// pending holds each path's latest host-side change; byRev the
+	// changes WriteFile stamped, in stamping (so cursor) order, some of
+	// them stale (their path was written again or superseded upstream).
+	// The index keeps LocalChanges from reading every change of the run.
+	pending map[string]LocalChange
+	byRev   []LocalChange
+	// fetch is the stored fetch cursor before the read rule; pushRev the
+	// legacy scalar, pushRow the path-aware row (nil: none).
+	fetch   scheduler.Cursor
+	pushRev int64
+	pushRow *scheduler.Cursor
+}
+
+// NewLocalStore returns the model of an empty store.
+func NewLocalStore() *LocalStore {
+	return &LocalStore{backends: map[string]*localBackend{}}
+}
+
+func (m *LocalStore) backend(id string) *localBackend {
+	b := m.backends[id]
+	if b == nil {
+		b = &localBackend{files: map[string]LocalFile{}, pending: map[string]LocalChange{}}
+		m.backends[id] = b
+	}
+	return b
+}
+
+// WriteFile is a host write or delete: the next local revision, the file
+// changed, the change pending for a push. It returns the revision a
+// correct store stamps.
+func (m *LocalStore) WriteFile(backend, path string, content []byte, deleted bool) int64 {
+	b := m.backend(backend)
+	b.currentRev++
+	c := LocalChange{Rev: b.currentRev, Path: path, Deleted: deleted}
+	if deleted {
+		delete(b.files, path)
+	} else {
+		c.Content = bytes.Clone(content)
+		if c.Content == nil {
+			c.Content = []byte{}
+		}
+		b.files[path] = LocalFile{Path: path, Content: c.Content, Rev: b.currentRev}
+	}
+	b.pending[path] = c
+	b.byRev = append(b.byRev, c)
+	if len(b.byRev) > 2*len(b.pending)+16 {
+		b.byRev = slices.DeleteFunc(b.byRev, func(c LocalChange) bool { return !b.isPending(c) })
+	}
+	return b.currentRev
+}
+
+func (b *localBackend) isPending(c LocalChange) bool {
+	p, ok := b.pending[c.Path]
+	return ok && p.Rev == c.Rev
+}
+
+// ApplyUpstream applies entries pulled from the remote and returns how many
+// count as applied (SPEC 6.7): a delete always counts and removes the path
+// if present; a write counts unless the path already holds that content,
+// and then stamps the file with the entry's remote rev. Whatever changes a
+// path supersedes its pending local change; no local revision is stamped.
+func (m *LocalStore) ApplyUpstream(backend string, changes []LocalChange) int {
+	b := m.backend(backend)
+	applied := 0
+	for _, c := range changes {
+		live, ok := b.files[c.Path]
+		switch {
+		case c.Deleted:
+			applied++
+			if ok {
+				delete(b.files, c.Path)
+				delete(b.pending, c.Path)
+			}
+		case ok && bytes.Equal(live.Content, c.Content):
+		default:
+			applied++
+			content := bytes.Clone(c.Content)
+			if content == nil {
+				content = []byte{}
+			}
+			b.files[c.Path] = LocalFile{Path: c.Path, Content: content, Rev: c.Rev}
+			delete(b.pending, c.Path)
+		}
+	}
+	return applied
+}
+
+// Files returns the live files in path order.
+func (m *LocalStore) Files(backend string) []LocalFile {
+	b := m.backend(backend)
+	out := make([]LocalFile, 0, len(b.files))
+	for _, f := range b.files {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(x, y LocalFile) int { return strings.Compare(x.Path, y.Path) })
+	return out
+}
+
+// CurrentRev is the latest local revision (0 before any host write).
+func (m *LocalStore) CurrentRev(backend string) int64 { return m.backend(backend).currentRev }
+
+// LocalChanges returns the pending changes in (after, through] in cursor
+// order, at most limit of them (limit <= 0: all).
+func (m *LocalStore) LocalChanges(backend string, after, through scheduler.Cursor, limit int) []LocalChange {
+	b := m.backend(backend)
+	var out []LocalChange
+	for _, c := range b.byRev {
+		cur := scheduler.Cursor{Rev: c.Rev, Path: c.Path, HasPath: true}
+		if through.Less(cur) {
+			break
+		}
+		if !after.Less(cur) || !b.isPending(c) {
+			continue
+		}
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// FetchCursor is the stored fetch cursor under the read rule: a stored
+// rev 0 reads as the baseline, whatever path it carries.
+func (m *LocalStore) FetchCursor(backend string) scheduler.Cursor {
+	f := m.backend(backend).fetch
+	if f.Rev == 0 {
+		return scheduler.Cursor{}
+	}
+	return f
+}
+
+// WriteFetchCursor stores c.
+func (m *LocalStore) WriteFetchCursor(backend string, c scheduler.Cursor) {
+	m.backend(backend).fetch = plainCursor(c)
+}
+
+// WriteFetchCursorIfAhead stores c when it is ahead of the cursor as read,
+// and reports whether it did.
+func (m *LocalStore) WriteFetchCursorIfAhead(backend string, c scheduler.Cursor) bool {
+	if !m.FetchCursor(backend).Less(c) {
+		return false
+	}
+	m.WriteFetchCursor(backend, c)
+	return true
+}
+
+// PushRev is the legacy scalar push watermark.
+func (m *LocalStore) PushRev(backend string) int64 { return m.backend(backend).pushRev }
+
+// SetPushRev writes the scalar alone.
+func (m *LocalStore) SetPushRev(backend string, rev int64) { m.backend(backend).pushRev = rev }
+
+// PushCursor reads the push cursor: {pushRev,null} with no row or a scalar
+// ahead of the row's rev, else the row.
+func (m *LocalStore) PushCursor(backend string) scheduler.Cursor {
+	b := m.backend(backend)
+	if b.pushRow == nil || b.pushRev > b.pushRow.Rev {
+		return scheduler.Cursor{Rev: b.pushRev}
+	}
+	return *b.pushRow
+}
+
+// WritePushCursor writes the row and the scalar together.
+func (m *LocalStore) WritePushCursor(backend string, c scheduler.Cursor) {
+	b := m.backend(backend)
+	row := plainCursor(c)
+	b.pushRow, b.pushRev = &row, c.Rev
+}
+
+// plainCursor drops a path HasPath says is absent.
+func plainCursor(c scheduler.Cursor) scheduler.Cursor {
+	if !c.HasPath {
+		c.Path = ""
+	}
+	return c
+}
