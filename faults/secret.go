@@ -50,7 +50,9 @@ var SecretForms = []SecretForm{
 	{"bearer-nbsp", func(s string) string { return "Bearer\u00a0" + s }},
 	{"bearer-line-separator", func(s string) string { return "bearer\u2028\u3000" + s + ";" }},
 	{"bearer-bom", func(s string) string { return "BEARER\ufeff" + s }},
-	{"bearer-control", func(s string) string { return "Bearer\t\x00" + s }},
+	// DEL after the comma outlives the redaction: only the control-character
+	// step (SPEC 1.4: < 0x20 and 0x7F) removes it.
+	{"bearer-control", func(s string) string { return "Bearer\t\x00" + s + ",\x7f" }},
 	{"past-cut", func(s string) string { return pastCutPadding + "password: " + s }},
 }
 
