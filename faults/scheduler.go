@@ -158,11 +158,13 @@ func (s *Scheduler) Get(ctx context.Context, backend string) (scheduler.Intent, 
 	}
 	in, ok, err := s.inner.Get(ctx, backend)
 	call.Found = ok
+	out := copyIntent(in)
 	if ok {
-		call.Intent = scheduler.Ptr(in.Clone())
+		call.Intent = scheduler.Ptr(copyIntent(in))
 	}
+	poisonIntent(&in) // alias.go: the store's answer, not what the caller gets
 	s.after(call, err)
-	return in, ok, err
+	return out, ok, err
 }
 
 // Schedule upserts intent (fault: store-schedule).
@@ -171,8 +173,10 @@ func (s *Scheduler) Schedule(ctx context.Context, intent scheduler.Intent) error
 	if err != nil {
 		return err
 	}
-	call.Intent = scheduler.Ptr(intent.Clone())
-	err = s.inner.Schedule(ctx, intent)
+	call.Intent = scheduler.Ptr(copyIntent(intent))
+	handed := copyIntent(intent)
+	err = s.inner.Schedule(ctx, handed)
+	poisonIntent(&handed) // alias.go: a store that kept these pointers now holds poison
 	s.after(call, err)
 	return err
 }
@@ -196,7 +200,16 @@ func (s *Scheduler) List(ctx context.Context) ([]scheduler.Intent, error) {
 	if !ok {
 		return nil, ErrNoList
 	}
-	return l.List(ctx)
+	got, err := l.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]scheduler.Intent, len(got))
+	for i := range got {
+		out[i] = copyIntent(got[i])
+		poisonIntent(&got[i])
+	}
+	return out, nil
 }
 
 // Calls returns every recorded call in order.
