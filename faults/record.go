@@ -304,6 +304,17 @@ func (c *Container) AppendRecordSince(dst []Call, mark int) []Call {
 	return c.record.appendSince(dst, mark)
 }
 
+// RecordView returns the calls recorded after mark, in order, without
+// copying them when they lie in one chunk of the record (the usual case
+// for a drain between steps). The result is read-only: it may share the
+// record's memory, which is never written again once recorded, and its
+// capacity ends at its length, so an append copies.
+func (c *Container) RecordView(mark int) []Call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.record.view(mark)
+}
+
 // appendLocked stamps call with its sequence number and records it.
 func (c *Container) appendLocked(call Call) {
 	call.Seq = c.record.n + 1
@@ -339,6 +350,21 @@ func (l *callLog) add(c Call) {
 	last := &l.chunks[len(l.chunks)-1]
 	*last = append(*last, c)
 	l.n++
+}
+
+// view is appendSince without the copy when the calls after mark lie in
+// the last chunk.
+func (l *callLog) view(mark int) []Call {
+	mark = min(max(mark, 0), l.n)
+	if mark == l.n {
+		return nil
+	}
+	last := len(l.chunks) - 1
+	if start := l.starts[last]; mark >= start {
+		ch := l.chunks[last]
+		return ch[mark-start : len(ch) : len(ch)]
+	}
+	return l.appendSince(nil, mark)
 }
 
 // appendSince appends the calls after mark (clamped to the record) to dst.

@@ -72,8 +72,8 @@ func TestFetchIndexMatchesWalk(t *testing.T) {
 	}
 }
 
-// TestCallLogSince checks the chunked record against a plain slice at
-// every mark, across chunk boundaries.
+// TestCallLogSince checks the chunked record, copied and viewed, against a
+// plain slice at every mark, across chunk boundaries.
 func TestCallLogSince(t *testing.T) {
 	var l callLog
 	var plain []Call
@@ -85,10 +85,14 @@ func TestCallLogSince(t *testing.T) {
 			continue
 		}
 		for _, mark := range []int{-1, 0, 1, 15, 16, 17, 47, 48, 1000, n - 1, n, n + 1, n + 5} {
-			got := l.appendSince(nil, mark)
 			m := min(max(mark, 0), len(plain))
-			if len(got) != len(plain)-m || (len(got) > 0 && (got[0] != plain[m] || got[len(got)-1] != plain[len(plain)-1])) {
-				t.Fatalf("n=%d mark=%d: %d calls, want %d", n, mark, len(got), len(plain)-m)
+			for name, got := range map[string][]Call{"appendSince": l.appendSince(nil, mark), "view": l.view(mark)} {
+				if len(got) != len(plain)-m || (len(got) > 0 && (got[0] != plain[m] || got[len(got)-1] != plain[len(plain)-1])) {
+					t.Fatalf("%s: n=%d mark=%d: %d calls, want %d", name, n, mark, len(got), len(plain)-m)
+				}
+				if cap(got) != len(got) && name == "view" {
+					t.Fatalf("view: n=%d mark=%d: capacity %d past its length %d: an append would write into the record", n, mark, cap(got), len(got))
+				}
 			}
 		}
 	}

@@ -531,7 +531,7 @@ func (h *Host) IntentDue(b int) (time.Time, bool) {
 func (h *Host) drainRecords() {
 	for i, c := range h.containers {
 		h.drainedFrom[i] = h.marks[i]
-		h.drained[i] = c.AppendRecordSince(h.drained[i][:0], h.marks[i])
+		h.drained[i] = c.RecordView(h.marks[i]) // read-only: may share the record
 		h.marks[i] += len(h.drained[i])
 		// The ledger forgets at a new log only: after a lost identity the
 		// same log serves the same content, which a pull that applied it
