@@ -364,7 +364,7 @@ func (l *callLog) view(mark int) []Call {
 		ch := l.chunks[last]
 		return ch[mark-start : len(ch) : len(ch)]
 	}
-	return l.appendSince(nil, mark)
+	return slices.Clip(l.appendSince(nil, mark))
 }
 
 // appendSince appends the calls after mark (clamped to the record) to dst.
