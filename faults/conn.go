@@ -61,6 +61,7 @@ func (cn *conn) failLocked(call Call, err error, fresh Kind) error {
 		}
 	}
 	call.Err = PublicText(err)
+	call.classify(err)
 	cn.c.appendLocked(call)
 	return err
 }
@@ -90,6 +91,7 @@ func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
 			call.Fault = k
 		}
 		call.Err = PublicText(err)
+		call.classify(err)
 		c.appendLocked(call)
 		return nil, err
 	}

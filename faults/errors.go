@@ -22,6 +22,19 @@ type InjectedError struct {
 	// Credential is fake credential text planted after Msg (see Secrets);
 	// "" when none was planted.
 	Credential string
+	// class is how SPEC 5.2 must classify the failure, fixed when it was
+	// made (its shape may then change Msg).
+	class errClass
+}
+
+// classOfError is the class of the injected failure err carries (classNone
+// for an error the harness did not inject, such as a done context).
+func classOfError(err error) errClass {
+	var ie *InjectedError
+	if errors.As(err, &ie) {
+		return ie.class
+	}
+	return classNone
 }
 
 // Error reads "injected <kind>: <msg>", then "; <credential>" when one was

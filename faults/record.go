@@ -80,6 +80,16 @@ type Call struct {
 	// Armed: Fault was armed by Container.Arm rather than drawn.
 	Armed bool
 	Err   string
+	// Transport and PreDispatch say how SPEC 5.2 must classify Err: a
+	// transport failure, and one provably before dispatch. They come from
+	// the failure the harness made, never from the workspace. Not printed.
+	Transport, PreDispatch bool
+}
+
+// classify records the class of the failure err.
+func (c *Call) classify(err error) {
+	class := classOfError(err)
+	c.Transport, c.PreDispatch = class != classNone, class == classPreDispatch
 }
 
 // String renders the call on one stable line.

@@ -105,7 +105,7 @@ func (s *Secrets) Planted() map[string]int {
 // is appended to its text and a transport failure takes a drawn shape
 // (errshape.go). A nil planter plants nothing and shapes nothing.
 func (s *Secrets) injected(k Kind, msg string) error {
-	e := &InjectedError{Kind: k, Msg: msg}
+	e := &InjectedError{Kind: k, Msg: msg, class: classOf[msg]}
 	if s == nil {
 		return e
 	}

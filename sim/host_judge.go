@@ -31,6 +31,9 @@ func (h *Host) judge(f finished) *Violation {
 	if v := h.judgeInvariants(f, calls); v != nil {
 		return v
 	}
+	if v := h.judgeReplay(f, calls); v != nil {
+		return v
+	}
 	switch f.kind {
 	case "write", "delete":
 		if errors.Is(f.err, faults.ErrInjected) {

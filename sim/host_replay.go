@@ -1,0 +1,109 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/syncsim/syncsim/faults"
+)
+
+// The replay rule of SPEC 5.2 (property replay), read from the runtime's
+// record and the class of each failure the harness made (Call.Transport,
+// Call.PreDispatch), never from what the workspace decided:
+//
+//   - a retry's pull runs under the "always" policy: when its first failure
+//     is a transport failure, a second pass must follow;
+//   - an exec's dispatch (connect, reconcile, the pre-exec push, the spawn)
+//     runs under "pre-dispatch": a failed connect or reconcile, a transport
+//     failure of the pre-exec push (re-wrapped as pre-dispatch) and a
+//     pre-dispatch failure of the spawn are replayed; a spawn that failed
+//     after it may have started is not (dispatch-once checks that side).
+//
+// A second pass shows as a further call of the actor's own after the
+// failure: closing the broken stream or connection does not count. Its
+// first step may also be to share another actor's connect (SPEC 5.4: an
+// in-flight connect is shared), which leaves no call of the actor's own if
+// that connect fails; and a first pass that shared a failed connect leaves
+// none either, so the actor's first recorded failure may be its second
+// pass's. An operation during which another actor connected to the
+// backend therefore proves nothing and is skipped.
+
+// cleanup reports whether op only tears down after a failure.
+func cleanup(op faults.Op) bool {
+	return op == faults.OpStreamClose || op == faults.OpEventClose || op == faults.OpClose
+}
+
+// firstFailure is the index in calls of the first failed call that is not a
+// teardown, or -1.
+func firstFailure(calls []faults.Call, upTo int) int {
+	for i := range calls[:upTo] {
+		if calls[i].Err != "" && !cleanup(calls[i].Op) {
+			return i
+		}
+	}
+	return -1
+}
+
+// wentOn reports whether the actor made a call after calls[i] other than
+// teardown.
+func wentOn(calls []faults.Call, i int) bool {
+	for _, c := range calls[i+1:] {
+		if !cleanup(c.Op) {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeReplay checks that a replay the SPEC requires happened.
+func (h *Host) judgeReplay(f finished, calls []faults.Call) *Violation {
+	var i int
+	var why string
+	switch f.kind {
+	case "retry":
+		i = firstFailure(calls, len(calls))
+		if i < 0 || !calls[i].Transport {
+			return nil
+		}
+		why = "a retry's pull replays a transport failure once (SPEC 5.2, policy always)"
+	case "exec":
+		dispatched := len(calls)
+		for j, c := range calls {
+			if c.Op == faults.OpExec && c.Err == "" {
+				dispatched = j
+				break
+			}
+		}
+		i = firstFailure(calls, dispatched)
+		if i < 0 {
+			return nil
+		}
+		c := calls[i]
+		switch {
+		case c.Op == faults.OpExec && c.PreDispatch:
+			why = "a spawn that provably failed before dispatch is replayed (SPEC 5.2, policy pre-dispatch)"
+		case c.Op == faults.OpPush && c.Transport:
+			why = "a transport failure of the pre-exec push is re-wrapped as pre-dispatch and replayed with the spawn (SPEC 5.2)"
+		case (c.Op == faults.OpConnect || c.Op == faults.OpWatermarks) && c.Transport:
+			why = "a failed connect or reconcile leaves no handle, which is always retried (SPEC 5.2, 5.4)"
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	if wentOn(calls, i) || h.otherConnect(f) {
+		return nil
+	}
+	return h.fail("replay", fmt.Sprintf("%s: expected a second pass after #%d %s failed (%s), got none", f.actor, calls[i].Seq, calls[i].Op, why))
+}
+
+// otherConnect reports whether an actor other than f's connected to f's
+// backend while f's operation ran.
+func (h *Host) otherConnect(f finished) bool {
+	for _, c := range h.recordSince(f.backend, f.marks[f.backend]) {
+		if c.Op == faults.OpConnect && c.Actor != f.actor {
+			return true
+		}
+	}
+	return false
+}
