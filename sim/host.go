@@ -166,6 +166,8 @@ type Host struct {
 	cancels   map[string]context.CancelFunc
 	started   map[string]bool
 	cancelled map[string]bool
+	// hit holds every operation a cancel landed on, wherever it landed.
+	hit       map[string]bool
 	lastPoint map[string]string // an operation's last blocking point
 	// dropped holds the store handles host crashes left behind unclosed
 	// (a killed process never closes them); Close releases them at the end.

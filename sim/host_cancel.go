@@ -54,7 +54,7 @@ func (h *Host) opContext(actor string) context.Context {
 func (h *Host) initCancels() {
 	if h.cancels == nil {
 		h.cancels, h.started, h.cancelled = map[string]context.CancelFunc{}, map[string]bool{}, map[string]bool{}
-		h.lastPoint = map[string]string{}
+		h.hit, h.lastPoint = map[string]bool{}, map[string]string{}
 	}
 }
 
@@ -62,6 +62,7 @@ func (h *Host) initCancels() {
 func (h *Host) endCancels() {
 	for _, name := range h.stepOps {
 		h.cancels[name]()
+		h.hit[name] = true
 	}
 	clear(h.cancels)
 	clear(h.started)
@@ -114,6 +115,7 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 	name := idle[h.cancelDraws.IntN(len(idle))]
 	kind := h.cancelKind(name)
 	h.cancels[name]()
+	h.hit[name] = true
 	if kind == "cancel-abandoned" {
 		h.rt.Interrupt(name)
 		h.cancelled[name] = true

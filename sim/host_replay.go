@@ -56,6 +56,9 @@ func wentOn(calls []faults.Call, i int) bool {
 
 // judgeReplay checks that a replay the SPEC requires happened.
 func (h *Host) judgeReplay(f finished, calls []faults.Call) *Violation {
+	if h.hit[f.actor] {
+		return nil // a cancelled operation stops where its context says
+	}
 	var i int
 	var why string
 	switch f.kind {
@@ -104,6 +107,55 @@ func (h *Host) otherConnect(f finished) bool {
 		if c.Op == faults.OpConnect && c.Actor != f.actor {
 			return true
 		}
+	}
+	return false
+}
+
+// judgeInvalidate is SPEC 5.2 step 2 with 5.3 (property invalidate): a
+// transport failure inside a reconnecting operation (a fetch or its
+// stream, a push, a reconcile, the spawn) or of a command's event stream
+// invalidates the handle, and invalidating the cached handle closes it.
+// The target capture of a deferred or failed sync (watermarks with settle)
+// runs outside any of them, so its failure closes nothing. So a connection one of the
+// operation's calls failed on by transport is closed by the time the step
+// ends, by this actor or by another that got there first (5.3: only the
+// holder of the cached handle closes it, so which actor closes it is not
+// checked). A handle that stays cached after its transport died would
+// fail every later call on it.
+func (h *Host) judgeInvalidate(f finished, calls []faults.Call) *Violation {
+	if h.hit[f.actor] {
+		return nil // the operation saw its context's error, not the transport's
+	}
+	for _, c := range calls {
+		if c.Err == "" || !c.Transport || c.Conn == 0 || !invalidates(c) {
+			continue
+		}
+		if !h.closedSince(f, c.Conn) {
+			return h.fail("invalidate", fmt.Sprintf("%s: expected connection %d closed after #%d %s failed on it by transport (SPEC 5.2, 5.3), got it left open", f.actor, c.Conn, c.Seq, c.Op))
+		}
+	}
+	return nil
+}
+
+// closedSince reports whether connection conn of f's backend was closed
+// since f's operation began.
+func (h *Host) closedSince(f finished, conn int) bool {
+	for _, c := range h.recordSince(f.backend, f.marks[f.backend]) {
+		if c.Op == faults.OpClose && c.Conn == conn {
+			return true
+		}
+	}
+	return false
+}
+
+// invalidates reports whether a transport failure of c must invalidate the
+// handle it was made on.
+func invalidates(c faults.Call) bool {
+	switch c.Op {
+	case faults.OpFetch, faults.OpStreamNext, faults.OpPush, faults.OpExec, faults.OpEventNext:
+		return true
+	case faults.OpWatermarks:
+		return !c.Settle
 	}
 	return false
 }

@@ -56,3 +56,31 @@ func TestReplayRule(t *testing.T) {
 		})
 	}
 }
+
+// TestInvalidateRule: a transport failure inside a reconnecting operation
+// or of an event stream must close its connection; the target capture's
+// (watermarks with settle) and a non-transport failure need not.
+func TestInvalidateRule(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		call  faults.Call
+		fires bool
+	}{
+		{"fetch", faults.Call{Op: faults.OpFetch, Conn: 1, Err: "x", Transport: true}, true},
+		{"event stream", faults.Call{Op: faults.OpEventNext, Conn: 1, Err: "x", Transport: true}, true},
+		{"reconcile", faults.Call{Op: faults.OpWatermarks, Conn: 1, Err: "x", Transport: true}, true},
+		{"target capture", faults.Call{Op: faults.OpWatermarks, Settle: true, Conn: 1, Err: "x", Transport: true}, false},
+		{"rpc error", faults.Call{Op: faults.OpFetch, Conn: 1, Err: "x"}, false},
+		{"connect", faults.Call{Op: faults.OpConnect, Err: "x", Transport: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newJudgeHost(t, nil)
+			defer h.Close()
+			r := (&recordBuilder{actor: "#1.retry.b0"}).add(tc.call)
+			v := h.judgeInvalidate(finished{actor: r.actor, kind: "retry", backend: 0, marks: []int{0}}, r.calls)
+			if fired := v != nil; fired != tc.fires {
+				t.Fatalf("expected invalidate to fire: %v, got %v", tc.fires, v)
+			}
+		})
+	}
+}
