@@ -41,14 +41,32 @@ func (s revStartsAtZero) WriteFile(backend, path string, content []byte, deleted
 	return rev - 1, err
 }
 
+// throughExclusive leaves out a pending change that sits exactly on the
+// window's upper bound: a workspace never asks for such a window (its push
+// target is {rev,null}, after every path of rev), so only the host's store
+// probe (sim/host_storeprobe.go) meets it.
+type throughExclusive struct{ *workspace.MemoryStore }
+
+func (s throughExclusive) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
+	cs, err := s.MemoryStore.LocalChanges(backend, after, through, 0)
+	out := cs[:0]
+	for _, c := range cs {
+		if c.Cursor() != through && (limit <= 0 || len(out) < limit) {
+			out = append(out, c)
+		}
+	}
+	return out, err
+}
+
 func TestLocalStoreContract(t *testing.T) {
 	for _, tc := range []struct {
 		name, call string
 		open       func() workspace.Store
 	}{
-		{"apply-counts-every-entry", "local store apply-upstream b", func() workspace.Store { return appliesCountEveryEntry{workspace.NewMemoryStore()} }},
-		{"fetch-cursor-loses-path", "local store write-fetch-cursor-if-ahead b", func() workspace.Store { return fetchCursorLosesPath{workspace.NewMemoryStore()} }},
-		{"rev-starts-at-zero", "local store write-file b", func() workspace.Store { return revStartsAtZero{workspace.NewMemoryStore()} }},
+		{"apply-counts-every-entry", "local store apply-upstream ", func() workspace.Store { return appliesCountEveryEntry{workspace.NewMemoryStore()} }},
+		{"fetch-cursor-loses-path", "local store write-fetch-cursor-if-ahead ", func() workspace.Store { return fetchCursorLosesPath{workspace.NewMemoryStore()} }},
+		{"rev-starts-at-zero", "local store write-file ", func() workspace.Store { return revStartsAtZero{workspace.NewMemoryStore()} }},
+		{"window-excludes-its-end", "local store local-changes syncsim-store-probe", func() workspace.Store { return throughExclusive{workspace.NewMemoryStore()} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for seed := uint64(1); seed <= 300; seed++ {

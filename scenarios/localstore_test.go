@@ -61,8 +61,11 @@ func TestLocalStoreDroppingHostWritesIsCaught(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r.Violation != nil {
-			if r.Violation.Property != "host-write" {
-				t.Fatalf("seed %d: caught as %s, want host-write: %v", seed, r.Violation.Property, r.Violation)
+			// The store probe (sim/host_storeprobe.go) usually sees it
+			// first, at its own writes; host-write catches it in the
+			// workspace's (sim/host_writes_test.go tests that alone).
+			if p := r.Violation.Property; p != "host-write" && p != "local-store" {
+				t.Fatalf("seed %d: caught as %s, want host-write or local-store: %v", seed, p, r.Violation)
 			}
 			t.Logf("seed %d: %v", seed, r.Violation)
 			return

@@ -204,7 +204,7 @@ func TestLocalStoreErrorIsStoreError(t *testing.T) {
 	if first == nil {
 		t.Fatal("a local store failing every 4th apply went unnoticed in 100 seeds")
 	}
-	if !strings.Contains(first.Detail, "local store apply-upstream b") || !strings.Contains(first.Detail, "disk is full") {
+	if !strings.Contains(first.Detail, "local store apply-upstream ") || !strings.Contains(first.Detail, "disk is full") {
 		t.Fatalf("detail does not name the call: %s", first.Detail)
 	}
 	t.Logf("%d of 100 seeds failed; first: %v", failed, first)

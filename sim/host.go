@@ -349,6 +349,9 @@ func (h *Host) start() error {
 		return fmt.Errorf("sim: open local store (host start %d): %w", h.starts+1, err)
 	}
 	h.store = store
+	if h.starts == 0 {
+		h.probeLocalStore() // host_storeprobe.go
+	}
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {
 		return fmt.Errorf("sim: open scheduler (host start %d): %w", h.starts+1, err)
