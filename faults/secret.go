@@ -56,6 +56,10 @@ var SecretForms = []SecretForm{
 	{"past-cut", func(s string) string { return pastCutPadding + "password: " + s }},
 }
 
+// PastCutPadding is the padding of the past-cut form: a safe message that
+// holds its start was cut, since the padding alone is longer than the cut.
+func PastCutPadding() string { return pastCutPadding }
+
 // pastCutPadding puts what follows it past the 512-unit cut whatever comes
 // before it. It is mostly astral characters (two UTF-16 units, one rune
 // each), so the credential after it lies past the cut in UTF-16 units but

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
@@ -71,6 +72,9 @@ func (h *Host) judgeSecrecy(f finished) *Violation {
 		return h.fail("secrecy", fmt.Sprintf("%s: %s of %s holds control character %U at byte %d",
 			f.actor, what, h.names[f.backend], text[i], i))
 	}
+	if v := h.judgeCutLength(f, what, text, units); v != nil {
+		return v
+	}
 	if strings.Contains(text, "[REDACTED]") {
 		h.stats.Secrets["result-redacted"]++
 	}
@@ -126,4 +130,35 @@ func (h *Host) plantedCounts(s map[string]int) {
 			s["error-shape "+name] += n
 		}
 	}
+}
+
+// judgeCutLength: a result error the 512-unit cut shortened is exactly 512
+// units long, or 511 when the 512th unit would split a surrogate pair (the
+// Go deviation, README). The harness knows a message was cut when it ends
+// inside the past-cut padding it planted (longer than the cut on its own),
+// and then knows the character the cut stopped before. Messages whose
+// last padding sits in a part the SPEC 5.2 wrapper shortens itself
+// ("last=<msg[:240]>", "not replayed: <msg[:240]>") are left alone: that
+// part ends where the wrapper cut it, not where the 512 rule did.
+func (h *Host) judgeCutLength(f finished, what, text string, units int) *Violation {
+	pad := faults.PastCutPadding()
+	start := pad[:len(pad)/8] // long enough to be the padding, short enough to be kept
+	k := strings.LastIndex(text, start)
+	if k < 0 || strings.Contains(text[:k], "last=") || strings.Contains(text[:k], "not replayed: ") {
+		return nil
+	}
+	tail := text[k:]
+	if !strings.HasPrefix(pad, tail) || len(tail) == len(pad) {
+		return nil
+	}
+	next, _ := utf8.DecodeRuneInString(pad[len(tail):])
+	want := maxResultErrorUnits
+	if utf16.RuneLen(next) == 2 && units == maxResultErrorUnits-1 {
+		want = units
+	}
+	if units != want {
+		return h.fail("secrecy", fmt.Sprintf("%s: %s of %s was cut at %d UTF-16 units, expected %d (SPEC 1.4: the first 512 units, the next character being %U)",
+			f.actor, what, h.names[f.backend], units, want, next))
+	}
+	return nil
 }
