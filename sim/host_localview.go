@@ -19,7 +19,9 @@ import (
 //   - pushed-applied (SPEC 6.2, 6.5): the mirror image for pushes — every
 //     host write at or before the remote's applied-push cursor (its fetch
 //     cursor, in the host's revision space) is on the remote with that
-//     content: the remote never claims a push it did not take in.
+//     content: the remote never claims a push it did not take in; and the
+//     local push cursor is never past that cursor (SPEC 6.7: cursors
+//     advance only after the work is committed).
 //   - fetched-applied (SPEC 6.3 step 7, 6.4, 8.7): the fetch cursor never
 //     passes the remote's snapshot, and every remote file whose latest state
 //     is at or before it is in the local store with that content. A cursor
@@ -61,6 +63,16 @@ func (h *Host) checkLocalViews() *Violation {
 		h.lastPushed[i] = marks.FetchCursor
 		if cur.Rev > marks.CurrentRev {
 			return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s is past the remote's current revision %d", name, cur, marks.CurrentRev))
+		}
+		// SPEC 6.7: a cursor advances only after its work is committed,
+		// so the local push cursor is never past what the remote has
+		// acknowledged taking in.
+		push, err := h.store.PushCursor(name)
+		if err != nil {
+			return h.failStore("durability", fmt.Errorf("local store PushCursor(%s): %w", name, err))
+		}
+		if marks.FetchCursor.Less(push) {
+			return h.fail("pushed-applied", fmt.Sprintf("backend %s: local push cursor %s is past the remote's applied-push cursor %s: a push was recorded as sent before the remote took it in", name, push, marks.FetchCursor))
 		}
 		if cur.Rev == 0 && marks.FetchCursor.Rev == 0 || !moved && !restarted {
 			continue

@@ -1,0 +1,30 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/syncsim/syncsim/scheduler"
+)
+
+// TestPushCursorNotPastRemote: between steps, a local push cursor past the
+// remote's applied-push cursor on a backend whose log held is a push
+// recorded before the remote took it in (pushed-applied).
+func TestPushCursorNotPastRemote(t *testing.T) {
+	for _, tc := range []struct {
+		push  scheduler.Cursor
+		fires bool
+	}{{scheduler.Cursor{}, false}, {scheduler.At(1), true}} {
+		h := newJudgeHost(t, nil)
+		if err := h.store.WritePushCursor(h.names[0], tc.push); err != nil {
+			t.Fatal(err)
+		}
+		v := h.checkLocalViews()
+		if fired := v != nil; fired != tc.fires {
+			t.Errorf("push cursor %s over a remote that took nothing: expected a violation %v, got %v", tc.push, tc.fires, v)
+		}
+		if v != nil && v.Property != "pushed-applied" {
+			t.Errorf("expected pushed-applied, got %s", v.Property)
+		}
+		h.Close()
+	}
+}
