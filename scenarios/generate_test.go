@@ -1,6 +1,11 @@
 package scenarios
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/syncsim/syncsim/sim"
+)
 
 // TestGenerateBackendLocality: consecutive top-level ops that name a
 // backend stay on the same one about three times in four with two backends
@@ -40,5 +45,39 @@ func countSameBackend(ops []Op, n *[2]int) {
 			}
 		}
 		last = op.Backend
+	}
+}
+
+// TestSwarmLeavesFaultOpsToTheProfile: Swarm switches off about a third of
+// the op kinds it may (writes, retries, groups) and never a fault op, which
+// the seed's fault profile switches (applyProfile), so a seed has
+// truncations about half the time rather than a third.
+func TestSwarmLeavesFaultOpsToTheProfile(t *testing.T) {
+	const seeds = 600
+	off := map[OpKind]int{}
+	truncating := 0
+	for seed := range uint64(seeds) {
+		w := Swarm(sim.Stream(seed, sim.LabelWorkload))
+		for k, x := range w {
+			if x == 0 {
+				off[OpKind(k)]++
+			}
+		}
+		if slices.ContainsFunc(FromSeed(seed, DefaultConfig).Ops, func(o Op) bool { return o.Kind == OpTruncate }) {
+			truncating++
+		}
+	}
+	for k := range profileKinds {
+		if off[k] > 0 {
+			t.Errorf("Swarm switched off %s in %d of %d seeds: the profile alone switches it", k, off[k], seeds)
+		}
+	}
+	for _, k := range []OpKind{OpWrite, OpRetry, OpGroup} {
+		if off[k] < seeds/4 || off[k] > seeds*5/12 {
+			t.Errorf("Swarm switched off %s in %d of %d seeds, want about a third", k, off[k], seeds)
+		}
+	}
+	if truncating < seeds*2/5 {
+		t.Errorf("%d of %d seeds truncate a log, want about half", truncating, seeds)
 	}
 }
