@@ -159,14 +159,18 @@ func FromSeed(seed uint64, c Config) Scenario {
 // applyProfile switches off the fault ops the profile has off, so that a
 // swarm profile decides event faults as well as per-call ones.
 func applyProfile(w *Weights, p faults.Profile) {
-	for op, k := range map[OpKind]faults.Kind{
-		OpCrash: faults.Crash, OpRestart: faults.Restart, OpLoseIdentity: faults.LostIdentity,
-		OpTruncate: faults.TruncatedLog, OpHostRestart: faults.HostRestart,
-	} {
+	for op, k := range profileKinds {
 		if !p.On(k) {
 			w[op] = 0
 		}
 	}
+}
+
+// profileKinds are the event-fault op kinds and the fault kind of the
+// profile that switches each (Swarm leaves them to it).
+var profileKinds = map[OpKind]faults.Kind{
+	OpCrash: faults.Crash, OpRestart: faults.Restart, OpLoseIdentity: faults.LostIdentity,
+	OpTruncate: faults.TruncatedLog, OpHostRestart: faults.HostRestart,
 }
 
 // Validate reports the first thing wrong with a scenario's config or ops.

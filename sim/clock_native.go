@@ -77,14 +77,14 @@ func (c *Clock) DropTimers() {
 
 // AfterFunc runs f as an actor once virtual time reaches Now()+d.
 func (c *Clock) AfterFunc(d time.Duration, f func()) *clock.Timer {
-	return c.native(d, "timer", func(*clock.Timer, time.Time) func() { return f }, false)
+	return c.native(d, TimerActor, func(*clock.Timer, time.Time) func() { return f }, false)
 }
 
 // Timer sends the due time on its C once virtual time reaches Now()+d (the
 // send is an actor's; a receiver must not block on C inside an actor, where
 // nothing else could run meanwhile).
 func (c *Clock) Timer(d time.Duration) *clock.Timer {
-	return c.native(d, "timer", func(h *clock.Timer, at time.Time) func() {
+	return c.native(d, TimerActor, func(h *clock.Timer, at time.Time) func() {
 		ch := make(chan time.Time, 1)
 		h.C = ch
 		return func() {
@@ -121,7 +121,7 @@ func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Conte
 	}
 	inner, cancel := context.WithCancelCause(parent)
 	ctx := &deadlineCtx{Context: inner, deadline: d}
-	h := c.native(d.Sub(c.Now()), "deadline", func(*clock.Timer, time.Time) func() {
+	h := c.native(d.Sub(c.Now()), DeadlineActor, func(*clock.Timer, time.Time) func() {
 		return func() { cancel(context.DeadlineExceeded) }
 	}, false)
 	if !d.After(c.Now()) {

@@ -56,7 +56,12 @@ func (u *Uniform) String() string                    { return StrategyUniform }
 // and Nagarakatte, ASPLOS 2010). Every actor gets a random priority when it
 // first competes, the highest-priority runnable actor always runs, and at
 // Depth-1 change points, drawn uniformly among the first Steps choice points
-// of the Run, the actor about to run drops below every other. For a program
+// of the Run, the actor about to run drops below every other. A choice
+// point counts towards the change points only when two threads or more are
+// runnable (a thread beside a tick not yet due decides nothing: it runs on
+// whatever its priority), so no change point is spent where it cannot
+// preempt. A timer callback of the system under test runs promptly (above
+// every thread) three times in four, at a random priority otherwise. For a program
 // of n actors and k steps, a bug of depth d (d ordering constraints between
 // steps) is found with probability at least 1/(n·k^(d-1)) per run.
 //
@@ -72,7 +77,8 @@ type PCT struct {
 	rng     *rand.Rand
 	prio    map[string]uint64
 	changes []int // choice-point numbers at which a change happens, any order
-	n       int   // choice points so far in this Run
+	n       int   // choice points so far in this Run (ticks are placed on them)
+	m       int   // of them, those with two threads or more (change points are)
 	reads   int   // clock reads by the system under test so far in this Run
 	// events: where each tick becomes eligible
 	events map[string]eventPlace
@@ -93,8 +99,9 @@ func (e eventPlace) due(p *PCT) bool {
 	return p.n >= e.at
 }
 
-// PCTSteps is the k a drawn PCT spreads its change points and half its
-// ticks over. Measured over the generator's groups (recorded schedules,
+// PCTSteps is the k a drawn PCT spreads its change points (over choice
+// points where two threads compete) and half its ticks (over every choice
+// point) over. Measured over the generator's groups (recorded schedules,
 // which stop at the last switch): 6 choice points at the median for one
 // thread, 14 for two, 23 for three. A smaller k makes each point likelier
 // (the bound grows as 1/k^(d-1)); points past k are reached only through
@@ -109,7 +116,7 @@ const PCTSteps = 12
 const maxPCTDepth = 3
 
 func (p *PCT) Begin(rng *rand.Rand) {
-	p.rng, p.n, p.reads = rng, 0, 0
+	p.rng, p.n, p.m, p.reads = rng, 0, 0, 0
 	if p.prio == nil {
 		p.prio = map[string]uint64{}
 	}
@@ -128,11 +135,26 @@ func (p *PCT) Begin(rng *rand.Rand) {
 // its actor to priority Depth-i, below every initial priority.
 const pctInitialFloor = 1 << 32
 
+// Pick runs the highest-priority runnable actor; at a change point the
+// one about to run is demoted first. Change points are numbered over the
+// choice points where two threads or more compete: a choice between one
+// thread and a tick that is not yet due always goes to the thread, and a
+// change point spent there would demote a thread that preempts nobody —
+// then, once a second thread appears (the alarm's timer, a retry it
+// starts), the demoted one always loses, the very ordering a race at that
+// moment needs half the time. Measured on the time-based alarm race
+// (bug-alarm-handled-time.txt without its schedule, 1,000 seeds under pct,
+// timers prompt): counted over every choice point, depth 2 and 3 found it
+// 0 times; counted over contested ones, 65 in 376 and 32 in 226 seeds.
 func (p *PCT) Pick(runnable []string, _ int) int {
 	p.n++
 	best := p.top(runnable)
+	if threads(runnable) < 2 {
+		return best
+	}
+	p.m++
 	for i, c := range p.changes {
-		if c == p.n {
+		if c == p.m {
 			p.prio[runnable[best]] = uint64(p.Depth - 1 - i)
 			best = p.top(runnable)
 		}
@@ -141,9 +163,10 @@ func (p *PCT) Pick(runnable []string, _ int) int {
 }
 
 // top returns the highest-priority runnable actor, giving a priority to
-// each it meets for the first time (ties, which need equal 63-bit draws,
-// go to the earlier spawned). A tick not yet due is passed over unless
-// nothing else can run.
+// each it meets for the first time (ties, which need equal 63-bit draws or
+// two prompt timers, go to the earlier spawned). A tick not yet due is
+// passed over unless nothing else can run. A timer callback gets
+// pctTimerPrompt three times in four (timerPrompt).
 func (p *PCT) top(runnable []string) int {
 	best, bestPrio := -1, uint64(0)
 	for i, name := range runnable {
@@ -152,6 +175,8 @@ func (p *PCT) top(runnable []string) int {
 			pr = pctInitialFloor + p.rng.Uint64()>>1
 			if IsEvent(name) {
 				p.events[name] = p.placeEvent(runnable)
+			} else if IsTimer(name) && p.rng.IntN(timerPromptOutOf) < timerPrompt {
+				pr = pctTimerPrompt
 			}
 			p.prio[name] = pr
 		}
@@ -181,6 +206,42 @@ func IsEvent(local string) bool {
 	return local == TickActor || strings.HasPrefix(local, TickActor+"/")
 }
 
+// IsTimer reports whether a local actor name is a timer callback of the
+// system under test (a native timer of the virtual clock firing).
+func IsTimer(local string) bool {
+	base, _, _ := strings.Cut(local, "/")
+	return base == TimerActor || base == DeadlineActor
+}
+
+// Timer actor names: Clock.SetSpawn's labels, which Host.spawnTimer makes
+// the actors' local names.
+const (
+	TimerActor    = "timer"
+	DeadlineActor = "deadline"
+)
+
+// A timer callback (the production alarm's, a context deadline) is what
+// makes time moving matter: a tick placed right after a clock read opens a
+// time-of-check-to-time-of-use window, and the race is there only if the
+// callback acts inside it, before the thread that read the clock reaches
+// its next write. At a random priority it does so half the time (and the
+// threads it starts, such as the alarm's retries, compete again), so
+// timerPrompt times in timerPromptOutOf PCT runs it at once, above every
+// thread, as a real timer fires when its time comes; the rest keep a random
+// priority, so a callback delayed behind the threads is still explored.
+// Measured (syncsim run -bug alarm-handled-time -seeds 20000 -seed 100000,
+// on the generator with backend locality (scenarios/generate.go),
+// mix, change points over contested choice points): random priority 142
+// failing seeds, prompt 3 in 4: 171, always: 205; fifo-overlap unchanged.
+const (
+	timerPrompt      = 3
+	timerPromptOutOf = 4
+)
+
+// pctTimerPrompt is the priority of a timer that fires promptly: above
+// every thread, below a due tick (whose time moves first).
+const pctTimerPrompt = ^uint64(0) - 1
+
 // TickActor is the local name of the actor that moves time inside a group
 // (sim.Host.SpawnTick).
 const TickActor = "tick"
@@ -189,23 +250,34 @@ const TickActor = "tick"
 // time at a choice point drawn uniformly among the next Steps, as a change
 // point is placed: anywhere in the group. The other half right after a
 // clock read of the system under test, the j-th from now with j uniform in
-// 1..2 per thread runnable: time moves between the moment the system read
-// the clock and its next blocking point, typically the store write of what
-// it computed from that reading (an intent's NotBefore, a pull's wall-time
-// budget). That is the window of every time-of-check-to-time-of-use race,
-// and among a group's dozens of choice points it is one or two; a j past
-// the Run's reads leaves the tick to run when nothing else can.
+// 1..t for t threads runnable: time moves between the moment the system
+// read the clock and its next blocking point, typically the store write of
+// what it computed from that reading (an intent's NotBefore, a pull's
+// wall-time budget). That is the window of every time-of-check-to-time-of-
+// use race, and among a group's dozens of choice points it is one or two; a
+// j past the Run's reads wastes the placement (the tick runs when nothing
+// else can). A thread reads the clock at most about once per Run: over
+// 2,000 generated seeds under pct, 98% of Runs of two or three threads made
+// at most that many reads, most fewer. With j in 1..2t (before) three
+// placements in four fell past the last read: syncsim run -bug
+// alarm-handled-time -seeds 20000 -seed 100000 failed 171 seeds with it,
+// 319 with 1..t (fifo-overlap 461 -> 517 of 5,000, no-widen unchanged).
 func (p *PCT) placeEvent(runnable []string) eventPlace {
 	if p.rng.IntN(2) == 0 {
 		return eventPlace{at: p.n + p.rng.IntN(max(p.Steps, 1))}
 	}
-	threads := 0
+	return eventPlace{at: p.reads + 1 + p.rng.IntN(max(threads(runnable), 1)), byReads: true}
+}
+
+// threads counts the threads (actors that are not events) in runnable.
+func threads(runnable []string) int {
+	n := 0
 	for _, name := range runnable {
 		if !IsEvent(name) {
-			threads++
+			n++
 		}
 	}
-	return eventPlace{at: p.reads + 1 + p.rng.IntN(2*max(threads, 1)), byReads: true}
+	return n
 }
 
 // ClockRead implements ClockReader: the system under test read the clock.
@@ -227,13 +299,12 @@ func (p *PCT) String() string {
 //
 // Why this mix (syncsim bench -strategies, seeds 7310001.. for the alarm
 // race, 9420001.. for the others): the time-based alarm race is found by
-// PCT (109 seeds in 4,000; 8 before ticks were placed after clock reads)
-// and never by the uniform walk (0), which places a tick at the first
-// choice point half the time; two overlapping mutations of one backend
-// (fifo-overlap) are found most by the uniform walk (565 in 2,000 against
-// PCT's 223), which switches at every point; no-widen is found alike by
-// both (67 and 73 in 2,000). The mix: 88, 268 and 73. A few uniform seeds
-// keep the uniform walk's strength.
+// PCT (62 seeds in 4,000) and never by the uniform walk (0), which places a
+// tick at the first choice point half the time; two overlapping mutations
+// of one backend (fifo-overlap) are found most by the uniform walk (434 in
+// 2,000 against PCT's 141), which switches at every point; no-widen is
+// found alike by both (85 and 89 in 2,000). The mix: 55, 165 and 91. A few
+// uniform seeds keep the uniform walk's strength.
 func DrawStrategy(mode string, seed uint64) (Strategy, error) {
 	r := Stream(seed, LabelStrategy)
 	switch mode {

@@ -153,40 +153,107 @@ func TestDrawStrategy(t *testing.T) {
 	}
 }
 
+// runPCT runs the actors spawn starts under PCT of the given depth, with
+// seed's streams, and returns what they appended to order.
+func runPCT(t *testing.T, seed uint64, depth int, spawn func(rt *Runtime, order *[]string)) []string {
+	t.Helper()
+	rt := NewRuntime(Stream(seed, LabelInterleave))
+	rt.SetStrategy(&PCT{Depth: depth, Steps: PCTSteps})
+	rt.SetPrepare(func() (*rand.Rand, []string) { return Stream(seed, "run"), nil })
+	var order []string
+	spawn(rt, &order)
+	if parked, err := rt.Run(); err != nil || len(parked) > 0 {
+		t.Fatalf("Run = %v, %v", parked, err)
+	}
+	return order
+}
+
 // TestPCTPlacesTicksAfterClockReads: a thread that reads the clock once,
 // past its PCTSteps-th blocking point (an intent built late in a long
 // exec), and a tick. Placed at a choice point among the first PCTSteps,
 // the tick never lands in the window between the read and the next
 // blocking point; PCT places half its ticks after the j-th clock read, j
-// in 1..2 for one thread, so about one run in four hits it — and not all
+// in 1..1 for one thread, so about one run in two hits it — and not all
 // (the other placements spread over the group).
 func TestPCTPlacesTicksAfterClockReads(t *testing.T) {
 	const points, readAt, runs = 20, 14, 400
 	hit := 0
 	for seed := range uint64(runs) {
-		rt := NewRuntime(Stream(seed, LabelInterleave))
-		rt.SetStrategy(&PCT{Depth: 1, Steps: PCTSteps})
-		rt.SetPrepare(func() (*rand.Rand, []string) { return Stream(seed, "run"), nil })
-		var order []string
-		rt.Go("#1.exec.b0", func() {
-			for i := range points {
-				if i == readAt {
-					rt.ClockRead()
-					order = append(order, "read")
+		order := runPCT(t, seed, 1, func(rt *Runtime, order *[]string) {
+			rt.Go("#1.exec.b0", func() {
+				for i := range points {
+					if i == readAt {
+						rt.ClockRead()
+						*order = append(*order, "read")
+					}
+					rt.Block("p")
+					*order = append(*order, "after")
 				}
-				rt.Block("p")
-				order = append(order, "after")
-			}
+			})
+			rt.Go("#2.tick", func() { *order = append(*order, "tick") })
 		})
-		rt.Go("#2.tick", func() { order = append(order, "tick") })
-		if parked, err := rt.Run(); err != nil || len(parked) > 0 {
-			t.Fatalf("Run = %v, %v", parked, err)
-		}
 		if i := slices.Index(order, "read"); i >= 0 && i+1 < len(order) && order[i+1] == "tick" {
 			hit++
 		}
 	}
-	if hit < runs/5 || hit == runs {
-		t.Errorf("tick right after the clock read in %d of %d runs, want at least a fifth and not all", hit, runs)
+	if hit < 2*runs/5 || hit == runs {
+		t.Errorf("tick right after the clock read in %d of %d runs, want about half and not all", hit, runs)
+	}
+}
+
+// TestPCTChangePointsNeedTwoThreads: a thread runs alone for 20 blocking
+// points beside a tick that is not yet due (ticks placed after clock reads
+// that never come), then starts a second thread. The choice points it takes
+// alone decide nothing: PCT spends its change points only where two
+// threads compete, so at depth 2 the first thread is not always demoted
+// before the second exists, and which of the two goes on first stays a
+// coin flip of their priorities.
+func TestPCTChangePointsNeedTwoThreads(t *testing.T) {
+	const alone, runs = 20, 200
+	firstGoesOn := 0
+	for seed := range uint64(runs) {
+		order := runPCT(t, seed, 2, func(rt *Runtime, order *[]string) {
+			rt.Go("#1.exec.b0", func() {
+				for range alone {
+					rt.Block("p")
+				}
+				rt.Go("#2.exec.b1", func() { *order = append(*order, "b1") })
+				rt.Block("p")
+				*order = append(*order, "b0")
+			})
+			rt.Go("#3.tick", func() {})
+		})
+		if order[0] == "b0" {
+			firstGoesOn++
+		}
+	}
+	if firstGoesOn < runs/4 || firstGoesOn > 3*runs/4 {
+		t.Errorf("the first thread went on before the second in %d of %d runs, want about half", firstGoesOn, runs)
+	}
+}
+
+// TestPCTTimersFirePromptly: a timer of the system under test that fires
+// while a thread runs (the host's alarm when a tick makes it due) runs at
+// the next choice point in most runs (three in four promptly, and half of
+// the rest by its random priority), and later in some.
+func TestPCTTimersFirePromptly(t *testing.T) {
+	const runs = 400
+	prompt := 0
+	for seed := range uint64(runs) {
+		order := runPCT(t, seed, 1, func(rt *Runtime, order *[]string) {
+			rt.Go("#1.exec.b0", func() {
+				rt.Go("#2.timer", func() { *order = append(*order, "timer") })
+				for range 3 {
+					rt.Block("p")
+					*order = append(*order, "exec")
+				}
+			})
+		})
+		if order[0] == "timer" {
+			prompt++
+		}
+	}
+	if prompt < 3*runs/4 || prompt == runs {
+		t.Errorf("the timer ran at the next choice point in %d of %d runs, want about 7 in 8 and not all", prompt, runs)
 	}
 }
