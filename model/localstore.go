@@ -147,8 +147,16 @@ func (m *LocalStore) CurrentRev(backend string) int64 { return m.backend(backend
 // order, at most limit of them (limit <= 0: all).
 func (m *LocalStore) LocalChanges(backend string, after, through scheduler.Cursor, limit int) []LocalChange {
 	b := m.backend(backend)
+	// byRev is in cursor order (one change per rev): skip to the first
+	// change past after, or a push late in a long run reads them all.
+	start, _ := slices.BinarySearchFunc(b.byRev, after, func(c LocalChange, after scheduler.Cursor) int {
+		if after.Less(scheduler.Cursor{Rev: c.Rev, Path: c.Path, HasPath: true}) {
+			return 1
+		}
+		return -1
+	})
 	var out []LocalChange
-	for _, c := range b.byRev {
+	for _, c := range b.byRev[start:] {
 		cur := scheduler.Cursor{Rev: c.Rev, Path: c.Path, HasPath: true}
 		if through.Less(cur) {
 			break
