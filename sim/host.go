@@ -167,7 +167,10 @@ type Host struct {
 	started   map[string]bool
 	cancelled map[string]bool
 	// hit holds every operation a cancel landed on, wherever it landed.
-	hit       map[string]bool
+	hit map[string]bool
+	// stepCut: the step was cut short by a host restart, so operations
+	// that finished may have left work to ones that never will.
+	stepCut   bool
 	lastPoint map[string]string // an operation's last blocking point
 	// dropped holds the store handles host crashes left behind unclosed
 	// (a killed process never closes them); Close releases them at the end.
