@@ -32,10 +32,9 @@ type appliedRec struct {
 	n       int
 }
 
-func (h *Host) modelAnswer(op, backend, arg string, same bool, want, got any) {
-	if same {
-		return
-	}
+// modelMismatch breaks local-store at a call whose answer was not the
+// model's. Callers compare first, so the formatting is paid only then.
+func (h *Host) modelMismatch(op, backend, arg string, want, got any) {
 	call := op + " " + backend
 	if arg != "" {
 		call += " " + arg
@@ -52,8 +51,9 @@ func (h *Host) storeActor() string {
 }
 
 func (h *Host) modelWriteFile(backend, path string, content []byte, deleted bool, rev int64) {
-	want := h.localModel.WriteFile(backend, path, content, deleted)
-	h.modelAnswer("write-file", backend, fmt.Sprintf("%q", path), want == rev, fmt.Sprintf("rev %d", want), fmt.Sprintf("rev %d", rev))
+	if want := h.localModel.WriteFile(backend, path, content, deleted); want != rev {
+		h.modelMismatch("write-file", backend, fmt.Sprintf("%q", path), fmt.Sprintf("rev %d", want), fmt.Sprintf("rev %d", rev))
+	}
 }
 
 func (h *Host) modelApplyUpstream(backend string, changes []workspace.Change, n int) {
@@ -62,8 +62,10 @@ func (h *Host) modelApplyUpstream(backend string, changes []workspace.Change, n 
 		in[i] = model.LocalChange{Rev: c.Rev, Path: c.Path, Deleted: c.Deleted, Content: c.Content}
 	}
 	want := h.localModel.ApplyUpstream(backend, in)
-	h.modelAnswer("apply-upstream", backend, fmt.Sprintf("of %d entries", len(changes)), want == n,
-		fmt.Sprintf("%d applied (a delete always counts, a write unless the path holds that content: SPEC 6.7)", want), n)
+	if want != n {
+		h.modelMismatch("apply-upstream", backend, fmt.Sprintf("of %d entries", len(changes)),
+			fmt.Sprintf("%d applied (a delete always counts, a write unless the path holds that content: SPEC 6.7)", want), n)
+	}
 	h.applies = append(h.applies, appliedRec{actor: h.storeActor(), backend: backend, pos: h.recordPos(backend), n: want})
 }
 
@@ -82,7 +84,7 @@ func (h *Host) modelFiles(backend string, got []workspace.File) {
 		for i, f := range got {
 			g[i] = fmt.Sprintf("%s@%d", f.Path, f.Rev)
 		}
-		h.modelAnswer("files", backend, "", false, "["+strings.Join(w, " ")+"]", "["+strings.Join(g, " ")+"]")
+		h.modelMismatch("files", backend, "", "["+strings.Join(w, " ")+"]", "["+strings.Join(g, " ")+"]")
 	}
 }
 
@@ -101,7 +103,7 @@ func (h *Host) modelLocalChanges(backend string, after, through workspace.Cursor
 		for i, c := range got {
 			g[i] = c.Cursor().String()
 		}
-		h.modelAnswer("local-changes", backend, fmt.Sprintf("(%s, %s] limit %d", after, through, limit), false,
+		h.modelMismatch("local-changes", backend, fmt.Sprintf("(%s, %s] limit %d", after, through, limit),
 			"["+strings.Join(w, " ")+"]", "["+strings.Join(g, " ")+"]")
 	}
 }

@@ -61,7 +61,9 @@ func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
 	rev, err := s.inner.CurrentRev(backend)
 	s.check("current-rev", backend, err)
 	if reached(err) {
-		s.h.modelAnswer("current-rev", backend, "", s.h.localModel.CurrentRev(backend) == rev, s.h.localModel.CurrentRev(backend), rev)
+		if want := s.h.localModel.CurrentRev(backend); want != rev {
+			s.h.modelMismatch("current-rev", backend, "", want, rev)
+		}
 	}
 	return rev, err
 }
@@ -79,8 +81,9 @@ func (s localStoreCheck) FetchCursor(backend string) (workspace.Cursor, error) {
 	c, err := s.inner.FetchCursor(backend)
 	s.check("fetch-cursor", backend, err)
 	if reached(err) {
-		want := s.h.localModel.FetchCursor(backend)
-		s.h.modelAnswer("fetch-cursor", backend, "", want == normalCursor(c), want, c)
+		if want := s.h.localModel.FetchCursor(backend); want != normalCursor(c) {
+			s.h.modelMismatch("fetch-cursor", backend, "", want, c)
+		}
 	}
 	return c, err
 }
@@ -98,8 +101,9 @@ func (s localStoreCheck) WriteFetchCursorIfAhead(backend string, c workspace.Cur
 	ok, err := s.inner.WriteFetchCursorIfAhead(backend, c)
 	s.check("write-fetch-cursor-if-ahead", backend, err)
 	if reached(err) {
-		want := s.h.localModel.WriteFetchCursorIfAhead(backend, c)
-		s.h.modelAnswer("write-fetch-cursor-if-ahead", backend, c.String(), want == ok, want, ok)
+		if want := s.h.localModel.WriteFetchCursorIfAhead(backend, c); want != ok {
+			s.h.modelMismatch("write-fetch-cursor-if-ahead", backend, c.String(), want, ok)
+		}
 	}
 	return ok, err
 }
@@ -108,8 +112,9 @@ func (s localStoreCheck) PushRev(backend string) (int64, error) {
 	rev, err := s.inner.PushRev(backend)
 	s.check("push-rev", backend, err)
 	if reached(err) {
-		want := s.h.localModel.PushRev(backend)
-		s.h.modelAnswer("push-rev", backend, "", want == rev, want, rev)
+		if want := s.h.localModel.PushRev(backend); want != rev {
+			s.h.modelMismatch("push-rev", backend, "", want, rev)
+		}
 	}
 	return rev, err
 }
@@ -127,8 +132,9 @@ func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
 	c, err := s.inner.PushCursor(backend)
 	s.check("push-cursor", backend, err)
 	if reached(err) {
-		want := s.h.localModel.PushCursor(backend)
-		s.h.modelAnswer("push-cursor", backend, "", want == normalCursor(c), want, c)
+		if want := s.h.localModel.PushCursor(backend); want != normalCursor(c) {
+			s.h.modelMismatch("push-cursor", backend, "", want, c)
+		}
 	}
 	return c, err
 }
