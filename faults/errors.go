@@ -2,7 +2,6 @@ package faults
 
 import (
 	"errors"
-	"fmt"
 )
 
 // ErrInjected is the sentinel every planted fault wraps: errors.Is(err,
@@ -40,10 +39,12 @@ func classOfError(err error) errClass {
 // Error reads "injected <kind>: <msg>", then "; <credential>" when one was
 // planted.
 func (e *InjectedError) Error() string {
+	// Concatenation, not fmt: every planted failure's text is built here,
+	// often several times over (wrapped, classified, redacted).
 	if e.Credential == "" {
-		return fmt.Sprintf("injected %s: %s", e.Kind, e.Msg)
+		return "injected " + e.Kind.String() + ": " + e.Msg
 	}
-	return fmt.Sprintf("injected %s: %s; %s", e.Kind, e.Msg, e.Credential)
+	return "injected " + e.Kind.String() + ": " + e.Msg + "; " + e.Credential
 }
 
 // Unwrap returns ErrInjected.

@@ -60,6 +60,17 @@ func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream
 	return es, nil
 }
 
+// outPath is the path of the i-th file the current exec writes or stages.
+// (Built by hand, not fmt: a burst writes many.)
+func (c *Container) outPath(i int) string {
+	return "/out/" + strconv.Itoa(c.execSeq) + "-" + strconv.Itoa(i)
+}
+
+// outContent is what the current exec writes to its i-th file.
+func (c *Container) outContent(i int) string {
+	return c.process + " exec " + strconv.Itoa(c.execSeq) + " file " + strconv.Itoa(i) + "\n"
+}
+
 // runLocked interprets one command of the grammar in doc.go and returns
 // its output event, exit code and number of writes.
 func (c *Container) runLocked(command string) (out workspace.Event, code, writes int) {
@@ -101,8 +112,8 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 		}
 		for i := range n {
 			c.staged = append(c.staged, stagedWrite{
-				path:    fmt.Sprintf("/out/%d-%d", c.execSeq, i),
-				content: fmt.Sprintf("%s exec %d file %d\n", c.process, c.execSeq, i),
+				path:    c.outPath(i),
+				content: c.outContent(i),
 			})
 		}
 		return stdout("staged %d files\n", n), 0, 0
@@ -118,8 +129,7 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 		// several paths per rev and cursors resume inside a rev by path.
 		c.currentRev++
 		for i := range n {
-			path := fmt.Sprintf("/out/%d-%d", c.execSeq, i)
-			c.stampLocked(path, fmt.Sprintf("%s exec %d file %d\n", c.process, c.execSeq, i), false)
+			c.stampLocked(c.outPath(i), c.outContent(i), false)
 		}
 		return stdout("wrote %d files\n", n), 0, n
 	case "put":
