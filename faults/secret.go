@@ -20,6 +20,18 @@ const SecretMarker = "SIMSECRET"
 // secretDigits is how many hex digits follow SecretMarker.
 const secretDigits = 12
 
+// A near-miss form is planted inside a span that names itself at both
+// ends, "⟦SIMKEEP<12 hex> ... SIMKEEP<12 hex>⟧", so that the harness finds
+// it again in a result error and, when the span is there whole (not cut),
+// compares it with the image the planter recorded (Secrets.Image). The
+// brackets are neither word characters nor whitespace: they change no
+// pattern's match.
+const (
+	KeepMarker = "SIMKEEP"
+	SpanOpen   = "⟦"
+	SpanClose  = "⟧"
+)
+
 // maxSafeErrorUnits mirrors the SPEC 1.4 cut (512 UTF-16 code units). The
 // past-cut form pads its credential beyond it.
 const maxSafeErrorUnits = 512
@@ -32,28 +44,48 @@ const maxSafeErrorUnits = 512
 type SecretForm struct {
 	Name string
 	text func(secret string) string
+	// image, for a near-miss form, is what the redactor must leave of
+	// text(secret): each credential replaced by its SPEC 1.4 image, every
+	// near miss as written. Nil for the other forms.
+	image func() string
 }
 
 // SecretForms are the forms Secrets plants, in a fixed order.
 var SecretForms = []SecretForm{
-	{"token", func(s string) string { return "token=" + s + "&retry=1" }},
-	{"token-unicode-space", func(s string) string { return "ToKeN=" + s + "\u00a0tail" }},
-	{"api_key", func(s string) string { return "api_key=" + s }},
-	{"api-key", func(s string) string { return "API-Key=" + s + ",x" }},
-	{"apikey", func(s string) string { return "apikey=" + s }},
-	{"password", func(s string) string { return "Password=" + s + ";" }},
-	{"secret", func(s string) string { return "SECRET=" + s }},
-	{"cookie", func(s string) string { return "cookie=" + s + " path=/" }},
-	{"authorization", func(s string) string { return "Authorization=" + s }},
-	{"authorization-header", func(s string) string { return "authorization: Bearer " + s }},
-	{"bearer-mixed-case", func(s string) string { return "bEaReR   " + s + ", retry" }},
-	{"bearer-nbsp", func(s string) string { return "Bearer\u00a0" + s }},
-	{"bearer-line-separator", func(s string) string { return "bearer\u2028\u3000" + s + ";" }},
-	{"bearer-bom", func(s string) string { return "BEARER\ufeff" + s }},
+	{"token", func(s string) string { return "token=" + s + "&retry=1" }, nil},
+	{"token-unicode-space", func(s string) string { return "ToKeN=" + s + "\u00a0tail" }, nil},
+	{"api_key", func(s string) string { return "api_key=" + s }, nil},
+	{"api-key", func(s string) string { return "API-Key=" + s + ",x" }, nil},
+	{"apikey", func(s string) string { return "apikey=" + s }, nil},
+	{"password", func(s string) string { return "Password=" + s + ";" }, nil},
+	{"secret", func(s string) string { return "SECRET=" + s }, nil},
+	{"cookie", func(s string) string { return "cookie=" + s + " path=/" }, nil},
+	{"authorization", func(s string) string { return "Authorization=" + s }, nil},
+	{"authorization-header", func(s string) string { return "authorization: Bearer " + s }, nil},
+	{"bearer-mixed-case", func(s string) string { return "bEaReR   " + s + ", retry" }, nil},
+	{"bearer-nbsp", func(s string) string { return "Bearer\u00a0" + s }, nil},
+	{"bearer-line-separator", func(s string) string { return "bearer\u2028\u3000" + s + ";" }, nil},
+	{"bearer-bom", func(s string) string { return "BEARER\ufeff" + s }, nil},
 	// DEL after the comma outlives the redaction: only the control-character
 	// step (SPEC 1.4: < 0x20 and 0x7F) removes it.
-	{"bearer-control", func(s string) string { return "Bearer\t\x00" + s + ",\x7f" }},
-	{"past-cut", func(s string) string { return pastCutPadding + "password: " + s }},
+	{"bearer-control", func(s string) string { return "Bearer\t\x00" + s + ",\x7f" }, nil},
+	{"past-cut", func(s string) string { return pastCutPadding + "password: " + s }, nil},
+	// Near misses: text each pattern almost matches and must leave alone
+	// (a keyword inside a longer word, a value that is empty or ends at
+	// '&', a Bearer not at a word start or followed by no token, a keyword
+	// spelt with a non-ASCII letter that only Unicode case folding takes
+	// for ASCII), around one real credential. They hold the redactor to
+	// exactly the patterns: redacting more loses the text a reader needs.
+	{"near-miss-words", func(s string) string {
+		return "mytoken=k1 x_password=k2 api_keyx=k3 xBearer k4 to\u212aen=k5 token=" + s
+	}, func() string {
+		return "mytoken=k1 x_password=k2 api_keyx=k3 xBearer k4 to\u212aen=k5 token=[REDACTED]"
+	}},
+	{"near-miss-stops", func(s string) string {
+		return "a=1&Token=" + s + "&keep=2 password= k3 Bearer ,k4 bearer;k5 cookie=&k6"
+	}, func() string {
+		return "a=1&Token=[REDACTED]&keep=2 password= k3 Bearer ,k4 bearer;k5 cookie=&k6"
+	}},
 }
 
 // PastCutPadding is the padding of the past-cut form: a safe message that
@@ -82,15 +114,16 @@ var pastCutPadding = func() string {
 // counts what it planted per form.
 type Secrets struct {
 	rng     *rand.Rand
-	shapes  *rand.Rand     // error shapes (errshape.go), a stream of its own
-	planted map[string]int // form name -> count
-	shaped  map[string]int // error shape name -> count
+	shapes  *rand.Rand        // error shapes (errshape.go), a stream of its own
+	planted map[string]int    // form name -> count
+	shaped  map[string]int    // error shape name -> count
+	images  map[string]string // near-miss span id -> the span as redacted
 }
 
 // NewSecrets returns a planter drawing from rng.
 func NewSecrets(rng *rand.Rand) *Secrets {
 	shapes := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
-	return &Secrets{rng: rng, shapes: shapes, planted: map[string]int{}, shaped: map[string]int{}}
+	return &Secrets{rng: rng, shapes: shapes, planted: map[string]int{}, shaped: map[string]int{}, images: map[string]string{}}
 }
 
 // Planted returns the count of credentials planted per form name.
@@ -114,11 +147,59 @@ func (s *Secrets) injected(k Kind, msg string) error {
 		return e
 	}
 	f := SecretForms[s.rng.IntN(len(SecretForms))]
-	digits := strconv.FormatUint(s.rng.Uint64()>>(64-4*secretDigits), 16)
-	secret := SecretMarker + strings.Repeat("0", secretDigits-len(digits)) + digits
+	secret := s.markerID(SecretMarker)
 	e.Credential = f.text(secret)
+	if f.image != nil {
+		id := s.markerID(KeepMarker)
+		e.Credential = SpanOpen + id + " " + e.Credential + " " + id + SpanClose
+		s.images[id] = SpanOpen + id + " " + f.image() + " " + id + SpanClose
+	}
 	s.planted[f.Name]++
 	return shape(s.shapes, e, s.shaped)
+}
+
+// markerID draws marker followed by secretDigits lowercase hex digits.
+func (s *Secrets) markerID(marker string) string {
+	digits := strconv.FormatUint(s.rng.Uint64()>>(64-4*secretDigits), 16)
+	return marker + strings.Repeat("0", secretDigits-len(digits)) + digits
+}
+
+// Image returns what the redactor must leave of the near-miss span named
+// id, anchors included, if this planter planted it.
+func (s *Secrets) Image(id string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	img, ok := s.images[id]
+	return img, ok
+}
+
+// NextSpan finds the first near-miss span in text: its id, and the span
+// from its opening bracket through its closing one when text holds it
+// whole (whole false: text ends inside it, as a cut leaves it). rest is
+// the text after the span (after the opening anchor when not whole). ok is
+// false when text holds no opening anchor.
+func NextSpan(text string) (id, span, rest string, whole, ok bool) {
+	open := SpanOpen + KeepMarker
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			return "", "", "", false, false
+		}
+		text = text[i:]
+		n := len(SpanOpen) + len(KeepMarker) + secretDigits
+		if len(text) < n || strings.IndexFunc(text[len(open):n], func(r rune) bool { return r > 127 || !isLowerHex(byte(r)) }) >= 0 {
+			text = text[len(open):] // an anchor the cut shortened, or not one
+			continue
+		}
+		id = text[len(SpanOpen):n]
+		end := strings.Index(text[n:], " "+id+SpanClose)
+		if end < 0 {
+			return id, "", text[n:], false, true
+		}
+		end += n + len(" "+id+SpanClose)
+		return id, text[:end], text[end:], true, true
+	}
 }
 
 // Shapes returns how many injected transport failures took each error

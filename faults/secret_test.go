@@ -85,3 +85,25 @@ func TestScrubSecrets(t *testing.T) {
 		}
 	}
 }
+
+func TestNextSpan(t *testing.T) {
+	const id = KeepMarker + "0123456789ab"
+	whole := SpanOpen + id + " a=1 " + id + SpanClose
+	for _, c := range []struct {
+		text           string
+		wantID, wantSp string
+		wantWhole, ok  bool
+		wantRest       string
+	}{
+		{"plain", "", "", false, false, ""},
+		{"x " + whole + " y", id, whole, true, true, " y"},
+		{"x " + whole[:len(whole)-4], id, "", false, true, " a=1 " + id[:len(id)-1]},
+		{SpanOpen + KeepMarker + "01", "", "", false, false, ""}, // anchor cut short
+		{SpanOpen + KeepMarker + "0123456789aZ " + whole, id, whole, true, true, ""},
+	} {
+		id, span, rest, w, ok := NextSpan(c.text)
+		if id != c.wantID || span != c.wantSp || w != c.wantWhole || ok != c.ok || (ok && !w && rest != c.wantRest) || (w && rest != c.wantRest) {
+			t.Errorf("NextSpan(%q) = %q, %q, %q, %v, %v", c.text, id, span, rest, w, ok)
+		}
+	}
+}

@@ -75,6 +75,9 @@ func (h *Host) judgeSecrecy(f finished) *Violation {
 	if v := h.judgeCutLength(f, what, text, units); v != nil {
 		return v
 	}
+	if v := h.judgeNearMisses(f, what, text); v != nil {
+		return v
+	}
 	if strings.Contains(text, "[REDACTED]") {
 		h.stats.Secrets["result-redacted"]++
 	}
@@ -82,6 +85,41 @@ func (h *Host) judgeSecrecy(f finished) *Violation {
 		h.stats.Secrets["result-cut"]++
 	}
 	return nil
+}
+
+// judgeNearMisses holds the redactor to exactly SPEC 1.4's patterns: every
+// near-miss span (faults.SecretForms) a result error holds whole is the
+// image its planter recorded, its credential redacted and every near miss
+// as written. A span the 512-unit cut shortened proves nothing and is
+// skipped (the cut has its own check).
+func (h *Host) judgeNearMisses(f finished, what, text string) *Violation {
+	for rest := text; ; {
+		id, span, after, whole, ok := faults.NextSpan(rest)
+		if !ok || !whole {
+			return nil
+		}
+		rest = after
+		want, planted := h.spanImage(id)
+		if !planted {
+			continue // not one of this run's (the SUT cannot invent one; nothing to hold it to)
+		}
+		h.stats.Secrets["near-miss-checked"]++
+		if span != want {
+			return h.fail("secrecy", fmt.Sprintf("%s: %s of %s redacts beyond SPEC 1.4's patterns: got %q, want %q",
+				f.actor, what, h.names[f.backend], faults.ScrubSecrets(span), want))
+		}
+	}
+}
+
+// spanImage is the recorded image of the near-miss span id, from whichever
+// planter planted it.
+func (h *Host) spanImage(id string) (string, bool) {
+	for _, p := range h.secrets {
+		if img, ok := p.Image(id); ok {
+			return img, true
+		}
+	}
+	return "", false
 }
 
 // leakContext is the text around the first planted credential, with the
