@@ -3,6 +3,7 @@ package faults
 import (
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
@@ -325,6 +326,16 @@ func (c *Container) RecordView(mark int) []Call {
 	return c.record.view(mark)
 }
 
+// ReleaseRecord ends the record: its memory goes back to a pool for the
+// next container, so every slice RecordView returned is invalid from now
+// on, and recording, reading or marking the record again panics. A
+// simulated host calls it once its run is over (sim.Host.Close).
+func (c *Container) ReleaseRecord() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record.release()
+}
+
 // appendLocked stamps call with its sequence number and records it.
 func (c *Container) appendLocked(call Call) {
 	call.Seq = c.record.n + 1
@@ -336,25 +347,29 @@ func (c *Container) appendLocked(call Call) {
 // hundred bytes each; one growing slice re-copied all of them (with GC
 // write barriers) at every doubling, which made a step's cost grow with
 // the run's length. Chunks start small, so short runs stay cheap, and
-// double up to maxCallChunk.
+// are all maxCallChunk calls long and come from chunkPool: a run hands
+// its chunks back when it is over (Container.ReleaseRecord), so a sweep
+// allocates and zeroes them once per worker instead of once per run, and a
+// drain rarely straddles two chunks (which costs a copy).
 type callLog struct {
-	chunks [][]Call
-	starts []int // starts[i] is the position of chunks[i][0]
-	n      int
+	chunks   [][]Call
+	starts   []int // starts[i] is the position of chunks[i][0]
+	n        int
+	released bool
 }
 
-const (
-	minCallChunk = 16
-	maxCallChunk = 1024
-)
+const maxCallChunk = 1024
+
+// chunkPool holds empty record chunks of capacity maxCallChunk.
+var chunkPool = sync.Pool{New: func() any {
+	ch := make([]Call, 0, maxCallChunk)
+	return &ch
+}}
 
 func (l *callLog) add(c Call) {
+	l.mustLive()
 	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
-		size := minCallChunk
-		if k > 0 {
-			size = min(2*cap(l.chunks[k-1]), maxCallChunk)
-		}
-		l.chunks = append(l.chunks, make([]Call, 0, size))
+		l.chunks = append(l.chunks, (*chunkPool.Get().(*[]Call))[:0])
 		l.starts = append(l.starts, l.n)
 	}
 	last := &l.chunks[len(l.chunks)-1]
@@ -362,9 +377,28 @@ func (l *callLog) add(c Call) {
 	l.n++
 }
 
+func (l *callLog) mustLive() {
+	if l.released {
+		panic("faults: the record was read after ReleaseRecord")
+	}
+}
+
+// release hands the chunks back to chunkPool, cleared (a pooled chunk
+// must not keep a finished run's strings alive). The log is unusable
+// afterwards.
+func (l *callLog) release() {
+	for _, ch := range l.chunks {
+		clear(ch)
+		ch = ch[:0]
+		chunkPool.Put(&ch)
+	}
+	l.chunks, l.starts, l.released = nil, nil, true
+}
+
 // view is appendSince without the copy when the calls after mark lie in
 // the last chunk.
 func (l *callLog) view(mark int) []Call {
+	l.mustLive()
 	mark = min(max(mark, 0), l.n)
 	if mark == l.n {
 		return nil
@@ -379,6 +413,7 @@ func (l *callLog) view(mark int) []Call {
 
 // appendSince appends the calls after mark (clamped to the record) to dst.
 func (l *callLog) appendSince(dst []Call, mark int) []Call {
+	l.mustLive()
 	mark = min(max(mark, 0), l.n)
 	if mark == l.n {
 		return dst

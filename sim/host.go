@@ -450,6 +450,10 @@ func (h *Host) Now() time.Time { return h.clock.Now() }
 // host crashes are released too, after the live ones.
 func (h *Host) Close() error {
 	h.rt.Kill()
+	for _, c := range h.containers {
+		c.ReleaseRecord() // nothing reads a record once the run is over
+	}
+	h.drained = nil
 	var errs []error
 	for _, s := range []any{h.store, h.inner} {
 		if c, ok := s.(interface{ Close() error }); ok {

@@ -140,18 +140,24 @@ func (t *Trace) Flagged() (line string, ok bool) { return t.flagged, t.flagged !
 
 // commit hashes the finished line b and keeps it as Keep says.
 func (t *Trace) commit(b []byte) {
-	t.buf = b
 	if len(t.flag) > 0 && t.flagged == "" && bytes.Contains(b, t.flag) {
 		t.flagged = string(b)
 	}
+	// One hash write per line, its newline included: the buffer is reused,
+	// so the newline costs nothing and a second Write call is saved.
+	b = append(b, '\n')
 	t.hasher.Write(b)
-	t.hasher.Write(newline)
+	b = b[:len(b)-1]
+	t.buf = b
 	t.count++
 	switch {
 	case !t.limited:
 		t.lines = append(t.lines, string(b))
 	case t.keep == 0:
 	case len(t.ring) < t.keep:
+		if t.ring == nil {
+			t.ring = make([][]byte, 0, t.keep)
+		}
 		t.ring = append(t.ring, slices.Clone(b))
 	default:
 		t.ring[t.head] = append(t.ring[t.head][:0], b...)
