@@ -446,11 +446,11 @@ func (p inputParser) parse(lines []string) (faults.Profile, []Op, error) {
 			if ops[group].Schedule != nil {
 				return profile, nil, p.errAt(i, "the group already has a schedule")
 			}
-			sch, cut, err := parseSchedule(fields[1:])
+			ps, err := parseSchedule(fields[1:])
 			if err != nil {
 				return profile, nil, p.errAt(i, "%v", err)
 			}
-			ops[group].Schedule, ops[group].Cut = sch, cut
+			ops[group].Schedule, ops[group].Cut, ops[group].Cancel = ps.schedule, ps.cut, ps.cancel
 			continue
 		case "end":
 			if group < 0 {

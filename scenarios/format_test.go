@@ -132,6 +132,12 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 		if hasMember(op, OpHostRestart) && rapid.Bool().Draw(t, "cut") {
 			op.Cut = rapid.IntRange(1, maxScheduleLen).Draw(t, "cut")
 		}
+		if hasMember(op, OpCancel) && rapid.Bool().Draw(t, "cancel") {
+			op.Cancel = sim.CancelPoint{
+				Decision: rapid.IntRange(1, maxScheduleLen).Draw(t, "cancel-at"),
+				Actor:    rapid.SampledFrom([]string{"exec.b0", "retry.b1/2", "alarm.b0"}).Draw(t, "cancel-actor"),
+			}
+		}
 	case OpInject:
 		op = drawInject(t, backends, maxArmAfter)
 	}
@@ -212,6 +218,10 @@ func TestParseErrors(t *testing.T) {
 		{"bad schedule count", validRun + "profile off\ngroup\n  schedule tick*0\nend\n", `<string>:4: tick*0: count out of range`},
 		{"bad actor name", validRun + "profile off\ngroup\n  schedule exec,b0\nend\n", `<string>:4: actor name "exec,b0" in schedule`},
 		{"cut without restart", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0 cut=3\nend\n", `cut= needs a host-restart in the group`},
+		{"cancel without cancel", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0 cancel=exec.b0@2\nend\n", `cancel= needs a cancel in the group`},
+		{"cancel without decision", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  cancel\n  schedule cancel=exec.b0\nend\n", `want cancel=NAME@DECISION`},
+		{"cancel at zero", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  cancel\n  schedule cancel=exec.b0@0\nend\n", `cancel=exec.b0@0: decision`},
+		{"two cancels", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  cancel\n  schedule cancel=exec.b0@1 cancel=exec.b0@2\nend\n", `"cancel=" given twice`},
 		{"huge schedule", validRun + "profile off\ngroup\n  schedule tick*65536 tick\nend\n", `schedule longer than 65536 choice points`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

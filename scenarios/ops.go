@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim"
 )
 
 // OpKind names one operation of the scenario language.
@@ -132,8 +133,11 @@ type Op struct {
 	// to run at each choice point of the group's step; nil: the strategy
 	// decides. Cut, with a host-restart member, is the scheduling decisions
 	// after which the restart cuts the group (0: drawn from the seed).
+	// Cancel, with a cancel member, is where the cancel lands: the
+	// decision and the operation (zero: drawn from the op's stream).
 	Schedule []string
 	Cut      int
+	Cancel   sim.CancelPoint
 }
 
 // Armed returns an inject op's fault as the container takes it.
@@ -197,8 +201,8 @@ func (o Op) format(b *strings.Builder, indent string) {
 		for _, m := range o.Ops {
 			m.format(b, indent+"  ")
 		}
-		if o.Schedule != nil || o.Cut > 0 {
-			b.WriteString(indent + "  " + formatSchedule(o.Schedule, o.Cut) + "\n")
+		if o.Schedule != nil || o.Cut > 0 || o.Cancel.Decision > 0 {
+			b.WriteString(indent + "  " + formatSchedule(o.Schedule, o.Cut, o.Cancel) + "\n")
 		}
 		b.WriteString(indent + "end")
 	}

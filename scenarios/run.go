@@ -128,7 +128,7 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 		var ran ranGroup
 		v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
 		if o.RecordSchedules && op.Kind == OpGroup {
-			rec.Ops[i].Schedule, rec.Ops[i].Cut = ran.schedule, ran.cut
+			rec.Ops[i].Schedule, rec.Ops[i].Cut, rec.Ops[i].Cancel = ran.schedule, ran.cut, ran.cancel
 		}
 	}
 	if v == nil && !o.NoLiveness {
@@ -144,11 +144,13 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: st, Recorded: rec}, nil
 }
 
-// ranGroup is how a group ran: its schedule, and its cut when a host
-// restart cut it. An empty schedule (no choice point) is still written.
+// ranGroup is how a group ran: its schedule, its cut when a host restart
+// cut it, and where its cancel landed. An empty schedule (no choice point)
+// is still written.
 type ranGroup struct {
 	schedule []string
 	cut      int
+	cancel   sim.CancelPoint
 }
 
 func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
@@ -289,8 +291,9 @@ func applyGroup(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violat
 	case cancel:
 		// NB: with a host restart in the group too, the crash wins: a
 		// cancel there would add nothing the cut does not.
-		v := h.StepCancel()
-		return v, ranGroup{schedule: nonNil(h.LastSchedule())}
+		h.SetCancel(op.Cancel)
+		v := h.StepCancel(cut)
+		return v, ranGroup{schedule: nonNil(h.LastSchedule()), cancel: h.LastCancel()}
 	}
 	v := h.Step()
 	return v, ranGroup{schedule: nonNil(h.LastSchedule())}

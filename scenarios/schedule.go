@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/syncsim/syncsim/sim"
 )
 
 // Schedules in the scenario file. A group may end with a schedule line: the
@@ -16,7 +18,8 @@ import (
 // the group), with "/2", "/3" for the second and third actor of one name.
 // A run of one actor is written name*count. With a host-restart member,
 // cut=N says after how many scheduling decisions (choice points or not) the
-// restart cuts the group.
+// restart cuts the group; with a cancel member, cancel=NAME@N says that
+// the cancel landed at the N-th scheduling decision, on the operation NAME.
 //
 //	group
 //	  exec b0 wait writes=0
@@ -75,7 +78,7 @@ func expand(runs []scheduleRun) []string {
 func Switches(schedule []string) int { return max(len(runsOf(schedule))-1, 0) }
 
 // formatSchedule prints a schedule line (without indentation).
-func formatSchedule(schedule []string, cut int) string {
+func formatSchedule(schedule []string, cut int, cancel sim.CancelPoint) string {
 	var b strings.Builder
 	b.WriteString(scheduleWord)
 	for _, r := range runsOf(schedule) {
@@ -87,20 +90,60 @@ func formatSchedule(schedule []string, cut int) string {
 	if cut > 0 {
 		b.WriteString(" cut=" + strconv.Itoa(cut))
 	}
+	if cancel.Decision > 0 {
+		b.WriteString(" " + cancelWord + cancel.Actor + "@" + strconv.Itoa(cancel.Decision))
+	}
 	return b.String()
 }
 
+// cancelWord starts a schedule's written cancel.
+const cancelWord = "cancel="
+
+// parsedSchedule is a schedule line's content.
+type parsedSchedule struct {
+	schedule []string
+	cut      int
+	cancel   sim.CancelPoint
+}
+
+// parseCancel reads NAME@N after "cancel=".
+func parseCancel(v string) (sim.CancelPoint, error) {
+	name, at, ok := strings.Cut(v, "@")
+	if !ok {
+		return sim.CancelPoint{}, fmt.Errorf("%s%s: want %sNAME@DECISION (the operation's local name, the decision it landed at)", cancelWord, v, cancelWord)
+	}
+	if err := checkActorName(name); err != nil {
+		return sim.CancelPoint{}, fmt.Errorf("%s%s: %v", cancelWord, v, err)
+	}
+	n, err := intIn(at, 1, maxScheduleLen)
+	if err != nil {
+		return sim.CancelPoint{}, fmt.Errorf("%s%s: decision %v", cancelWord, v, err)
+	}
+	return sim.CancelPoint{Decision: n, Actor: name}, nil
+}
+
 // parseSchedule reads the words after "schedule".
-func parseSchedule(words []string) ([]string, int, error) {
-	schedule, cut := []string{}, 0
+func parseSchedule(words []string) (parsedSchedule, error) {
+	schedule, cut, cancel := []string{}, 0, sim.CancelPoint{}
 	for _, w := range words {
+		if v, ok := strings.CutPrefix(w, cancelWord); ok {
+			if cancel.Decision > 0 {
+				return parsedSchedule{}, fmt.Errorf("%q given twice", cancelWord)
+			}
+			c, err := parseCancel(v)
+			if err != nil {
+				return parsedSchedule{}, err
+			}
+			cancel = c
+			continue
+		}
 		if v, ok := strings.CutPrefix(w, "cut="); ok {
 			if cut > 0 {
-				return nil, 0, errors.New(`"cut=" given twice`)
+				return parsedSchedule{}, errors.New(`"cut=" given twice`)
 			}
 			n, err := intIn(v, 1, maxScheduleLen)
 			if err != nil {
-				return nil, 0, fmt.Errorf("cut=%s: %v", v, err)
+				return parsedSchedule{}, fmt.Errorf("cut=%s: %v", v, err)
 			}
 			cut = n
 			continue
@@ -110,20 +153,20 @@ func parseSchedule(words []string) ([]string, int, error) {
 		if hasCount {
 			var err error
 			if n, err = intIn(count, 1, maxScheduleLen); err != nil {
-				return nil, 0, fmt.Errorf("%s: count %v", w, err)
+				return parsedSchedule{}, fmt.Errorf("%s: count %v", w, err)
 			}
 		}
 		if err := checkActorName(name); err != nil {
-			return nil, 0, err
+			return parsedSchedule{}, err
 		}
 		if len(schedule)+n > maxScheduleLen {
-			return nil, 0, fmt.Errorf("schedule longer than %d choice points", maxScheduleLen)
+			return parsedSchedule{}, fmt.Errorf("schedule longer than %d choice points", maxScheduleLen)
 		}
 		for range n {
 			schedule = append(schedule, name)
 		}
 	}
-	return schedule, cut, nil
+	return parsedSchedule{schedule, cut, cancel}, nil
 }
 
 // checkActorName accepts a local actor name: letters, digits, '.', '/', '-'.
@@ -144,7 +187,7 @@ func checkActorName(name string) error {
 // and cut only with a host-restart member.
 func validateSchedule(o Op) error {
 	if o.Kind != OpGroup {
-		if o.Schedule != nil || o.Cut != 0 {
+		if o.Schedule != nil || o.Cut != 0 || o.Cancel != (sim.CancelPoint{}) {
 			return errors.New("only a group has a schedule")
 		}
 		return nil
@@ -162,6 +205,17 @@ func validateSchedule(o Op) error {
 	}
 	if o.Cut > 0 && !hasMember(o, OpHostRestart) {
 		return errors.New("cut= needs a host-restart in the group")
+	}
+	if c := o.Cancel; c != (sim.CancelPoint{}) {
+		if !hasMember(o, OpCancel) {
+			return errors.New(cancelWord + " needs a cancel in the group")
+		}
+		if c.Decision < 1 || c.Decision > maxScheduleLen {
+			return fmt.Errorf("%s%s@%d: decision out of range [1, %d]", cancelWord, c.Actor, c.Decision, maxScheduleLen)
+		}
+		if err := checkActorName(c.Actor); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -195,7 +249,7 @@ func opKeys(ops []Op) []string {
 	seen := map[string]int{}
 	keys := make([]string, len(ops))
 	for i, o := range ops {
-		o.Schedule, o.Cut = nil, 0
+		o.Schedule, o.Cut, o.Cancel = nil, 0, sim.CancelPoint{}
 		t := strings.ReplaceAll(o.String(), "\n", ";")
 		seen[t]++
 		keys[i] = t + "#" + strconv.Itoa(seen[t])

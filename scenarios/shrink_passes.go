@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -99,6 +100,18 @@ func (sh *shrinker) dropBackends(s Scenario) (Scenario, bool) {
 	return s, changed
 }
 
+// withoutStaleLanding forgets where a group's restart cut and its cancel
+// landed once the member they belong to is gone.
+func withoutStaleLanding(g Op) Op {
+	if !hasMember(g, OpHostRestart) {
+		g.Cut = 0
+	}
+	if !hasMember(g, OpCancel) {
+		g.Cancel = sim.CancelPoint{}
+	}
+	return g
+}
+
 func withoutBackend(ops []Op, b int) []Op {
 	out := make([]Op, 0, len(ops))
 	for _, o := range ops {
@@ -108,9 +121,10 @@ func withoutBackend(ops []Op, b int) []Op {
 				continue
 			}
 			o.Schedule = scheduleWithoutBackend(o.Schedule, b)
-			if !hasMember(o, OpHostRestart) {
-				o.Cut = 0
+			if o.Cancel.Actor != "" {
+				o.Cancel.Actor = scheduleWithoutBackend([]string{o.Cancel.Actor}, b)[0]
 			}
+			o = withoutStaleLanding(o)
 			out = append(out, o)
 			continue
 		}
@@ -166,9 +180,7 @@ func (sh *shrinker) simplifyGroups(s Scenario) (Scenario, bool) {
 		for j := len(members) - 1; j >= 0 && len(members) > 1; j-- {
 			g := s.Ops[i] // the schedule stays: its other actors keep their turns
 			g.Ops = slices.Delete(slices.Clone(members), j, j+1)
-			if !hasMember(g, OpHostRestart) {
-				g.Cut = 0
-			}
+			g = withoutStaleLanding(g)
 			ops := cloneOps(s.Ops)
 			ops[i] = g
 			if sh.try(&s, withOps(s, ops)) {

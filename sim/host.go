@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -154,11 +153,13 @@ type Host struct {
 	// included); applies are the step's applies, for exact Applied.
 	localModel  *model.LocalStore
 	applies     []appliedRec
-	cutAt       string     // where the step being cut stopped (noteCut)
-	cutLocal    bool       // the step's cut counts local-store calls only
-	cutCancel   bool       // the step's "cut" cancels an operation instead
-	cancelDone  bool       // the cancelling step has cancelled its operation
-	cancelDraws *rand.Rand // StepCancel's own stream
+	cutAt       string                     // where the step being cut stopped (noteCut)
+	cutLocal    bool                       // the step's cut counts local-store calls only
+	cutCancel   bool                       // the step's "cut" cancels an operation instead
+	cancelDone  bool                       // the cancelling step has cancelled its operation
+	cancelDraws interface{ IntN(int) int } // the cancelling step's draws (the op's own stream)
+	cancelPlan  CancelPoint                // a written cancel for the next StepCancel (SetCancel)
+	lastCancel  CancelPoint                // where the last StepCancel's cancel landed
 	// The operations of the current step: their cancel functions, those
 	// that reached a blocking point of their own (started), those the
 	// simulator cancelled (see host_cancel.go).

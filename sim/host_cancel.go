@@ -76,18 +76,41 @@ func (h *Host) endCancels() {
 const maxCancelSwitches = 24
 
 // StepCancel runs the spawned actors like Step, and after a drawn number of
-// scheduling decisions cancels one operation parked before any call of its
-// own (drawn among them, in spawn order); with none, nothing is cancelled.
-// Its draws come from a stream of their own, so a cancel moves no other
-// draw of the run.
-func (h *Host) StepCancel() *Violation {
-	if h.cancelDraws == nil {
-		h.cancelDraws = Stream(h.cfg.Seed, "cancel")
-	}
+// scheduling decisions cancels one operation that can be cancelled there
+// (drawn among them, in spawn order); with none, nothing is cancelled. It
+// draws from draws, the operation's own stream, so a cancel moves no other
+// draw of the run and no other op moves it. A cancel written with
+// SetCancel draws nothing: it lands where it says.
+func (h *Host) StepCancel(draws interface{ IntN(int) int }) *Violation {
+	h.cancelDraws, h.lastCancel = draws, CancelPoint{}
 	h.cutCancel = true
-	defer func() { h.cutCancel = false }()
-	return h.step(1 + h.cancelDraws.IntN(maxCancelSwitches))
+	defer func() { h.cutCancel, h.cancelPlan = false, CancelPoint{} }()
+	n := h.cancelPlan.Decision
+	if n == 0 {
+		n = 1 + draws.IntN(maxCancelSwitches)
+	}
+	return h.step(n)
 }
+
+// A CancelPoint is where a cancel landed: the scheduling decision of its
+// step (counting every decision, choice point or not) and the local name
+// of the operation it cancelled (the name a schedule uses). The zero
+// CancelPoint is no cancel.
+type CancelPoint struct {
+	Decision int
+	Actor    string
+}
+
+// SetCancel makes the next StepCancel cancel at p instead of drawing: at
+// decision p.Decision, or the first one after it at which an operation can
+// be cancelled, it cancels p.Actor if that one can be, else the earliest
+// spawned that can. With the step's schedule written too, the cancel
+// lands where it landed when it was recorded, whatever the seed.
+func (h *Host) SetCancel(p CancelPoint) { h.cancelPlan = p }
+
+// LastCancel returns where the last StepCancel's cancel landed (the zero
+// CancelPoint when it found nothing to cancel).
+func (h *Host) LastCancel() CancelPoint { return h.lastCancel }
 
 // cancelHook is StepCancel's switch hook: it notes which operations have
 // reached a blocking point of their own and cancels at the n-th decision.
@@ -112,7 +135,8 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 		return // not yet: the cancel waits for a decision where one can land
 	}
 	h.cancelDone = true
-	name := idle[h.cancelDraws.IntN(len(idle))]
+	name := h.cancelVictim(idle)
+	h.lastCancel = CancelPoint{Decision: *seen, Actor: h.rt.LocalName(name)}
 	kind := h.cancelKind(name)
 	h.cancels[name]()
 	h.hit[name] = true
@@ -122,6 +146,20 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 	}
 	h.stats.Faults[kind]++
 	h.event(name, "cancel", "decision="+strconv.Itoa(*seen), "kind="+strings.TrimPrefix(kind, "cancel-"))
+}
+
+// cancelVictim picks the operation to cancel among idle (in spawn order):
+// the written one when there is a written cancel, else a draw.
+func (h *Host) cancelVictim(idle []string) string {
+	if h.cancelPlan.Decision == 0 {
+		return idle[h.cancelDraws.IntN(len(idle))]
+	}
+	for _, name := range idle {
+		if h.rt.LocalName(name) == h.cancelPlan.Actor {
+			return name
+		}
+	}
+	return idle[0]
 }
 
 // cancelKind says how operation name can be cancelled at this decision
