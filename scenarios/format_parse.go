@@ -450,7 +450,7 @@ func (p inputParser) parse(lines []string) (faults.Profile, []Op, error) {
 			if err != nil {
 				return profile, nil, p.errAt(i, "%v", err)
 			}
-			ops[group].Schedule, ops[group].Cut, ops[group].Cancel = ps.schedule, ps.cut, ps.cancel
+			ops[group] = ops[group].withLanding(ps)
 			continue
 		case "end":
 			if group < 0 {

@@ -129,8 +129,13 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 			names := rapid.SliceOfN(rapid.SampledFrom([]string{"exec.b0", "tick", "retry.b1/2", "alarm.b0"}), 0, 20)
 			op.Schedule = append([]string{}, names.Draw(t, "schedule")...)
 		}
-		if hasMember(op, OpHostRestart) && rapid.Bool().Draw(t, "cut") {
-			op.Cut = rapid.IntRange(1, maxScheduleLen).Draw(t, "cut")
+		if hasMember(op, OpHostRestart) {
+			switch rapid.IntRange(0, 2).Draw(t, "cut-kind") {
+			case 1:
+				op.Cut = rapid.IntRange(1, maxScheduleLen).Draw(t, "cut")
+			case 2:
+				op.CutLocal = rapid.IntRange(1, maxScheduleLen).Draw(t, "cut-local")
+			}
 		}
 		if hasMember(op, OpCancel) && rapid.Bool().Draw(t, "cancel") {
 			op.Cancel = sim.CancelPoint{
@@ -217,7 +222,10 @@ func TestParseErrors(t *testing.T) {
 		{"two schedules", validRun + "profile off\ngroup\n  schedule tick\n  schedule tick\nend\n", `<string>:5: the group already has a schedule`},
 		{"bad schedule count", validRun + "profile off\ngroup\n  schedule tick*0\nend\n", `<string>:4: tick*0: count out of range`},
 		{"bad actor name", validRun + "profile off\ngroup\n  schedule exec,b0\nend\n", `<string>:4: actor name "exec,b0" in schedule`},
-		{"cut without restart", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0 cut=3\nend\n", `cut= needs a host-restart in the group`},
+		{"cut without restart", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0 cut=3\nend\n", `cut= and cut-local= need a host-restart in the group`},
+		{"cut-local without restart", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0 cut-local=3\nend\n", `cut= and cut-local= need a host-restart in the group`},
+		{"cut and cut-local", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  host-restart\n  schedule cut=2 cut-local=3\nend\n", `a restart cuts once`},
+		{"cut-local zero", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  host-restart\n  schedule cut-local=0\nend\n", `cut-local=0: out of range`},
 		{"cancel without cancel", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  schedule exec.b0 cancel=exec.b0@2\nend\n", `cancel= needs a cancel in the group`},
 		{"cancel without decision", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  cancel\n  schedule cancel=exec.b0\nend\n", `want cancel=NAME@DECISION`},
 		{"cancel at zero", validRun + "profile off\ngroup\n  exec b0 wait writes=0\n  cancel\n  schedule cancel=exec.b0@0\nend\n", `cancel=exec.b0@0: decision`},

@@ -132,12 +132,25 @@ type Op struct {
 	// group: a written schedule (schedule.go), the local name of the actor
 	// to run at each choice point of the group's step; nil: the strategy
 	// decides. Cut, with a host-restart member, is the scheduling decisions
-	// after which the restart cuts the group (0: drawn from the seed).
-	// Cancel, with a cancel member, is where the cancel lands: the
-	// decision and the operation (zero: drawn from the op's stream).
+	// after which the restart cuts the group, CutLocal the calls into the
+	// local store after which it does (at most one of the two; 0 and 0:
+	// drawn from the op's stream). Cancel, with a cancel member, is where
+	// the cancel lands: the decision and the operation (zero: drawn).
 	Schedule []string
 	Cut      int
+	CutLocal int
 	Cancel   sim.CancelPoint
+}
+
+// landed reports whether a group has anything for its schedule line.
+func (o Op) landed() bool {
+	return o.Schedule != nil || o.Cut > 0 || o.CutLocal > 0 || o.Cancel.Decision > 0
+}
+
+// withLanding is o with the schedule line's content: how its group ran.
+func (o Op) withLanding(ps parsedSchedule) Op {
+	o.Schedule, o.Cut, o.CutLocal, o.Cancel = ps.schedule, ps.cut, ps.cutLocal, ps.cancel
+	return o
 }
 
 // Armed returns an inject op's fault as the container takes it.
@@ -201,8 +214,8 @@ func (o Op) format(b *strings.Builder, indent string) {
 		for _, m := range o.Ops {
 			m.format(b, indent+"  ")
 		}
-		if o.Schedule != nil || o.Cut > 0 || o.Cancel.Decision > 0 {
-			b.WriteString(indent + "  " + formatSchedule(o.Schedule, o.Cut, o.Cancel) + "\n")
+		if o.landed() {
+			b.WriteString(indent + "  " + formatSchedule(o) + "\n")
 		}
 		b.WriteString(indent + "end")
 	}

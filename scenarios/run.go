@@ -128,7 +128,7 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 		var ran ranGroup
 		v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
 		if o.RecordSchedules && op.Kind == OpGroup {
-			rec.Ops[i].Schedule, rec.Ops[i].Cut, rec.Ops[i].Cancel = ran.schedule, ran.cut, ran.cancel
+			rec.Ops[i] = rec.Ops[i].withLanding(parsedSchedule(ran))
 		}
 	}
 	if v == nil && !o.NoLiveness {
@@ -144,14 +144,10 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: st, Recorded: rec}, nil
 }
 
-// ranGroup is how a group ran: its schedule, its cut when a host restart
-// cut it, and where its cancel landed. An empty schedule (no choice point)
-// is still written.
-type ranGroup struct {
-	schedule []string
-	cut      int
-	cancel   sim.CancelPoint
-}
+// ranGroup is how a group ran: its schedule, its cut (in decisions or in
+// local-store calls) when a host restart cut it, and where its cancel
+// landed. An empty schedule (no choice point) is still written.
+type ranGroup parsedSchedule
 
 func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	strategy, err := sim.DrawStrategy(s.Config.Strategy, s.Seed)
@@ -274,6 +270,9 @@ func applyGroup(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violat
 	}
 	h.SetSchedule(op.Schedule)
 	switch {
+	case restart && op.CutLocal > 0:
+		v := h.StepCutLocal(op.CutLocal)
+		return v, ranGroup{schedule: nonNil(h.LastSchedule()), cutLocal: op.CutLocal}
 	case restart && op.Cut > 0:
 		v := h.StepCut(op.Cut)
 		return v, ranGroup{schedule: nonNil(h.LastSchedule()), cut: op.Cut}
@@ -281,10 +280,9 @@ func applyGroup(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violat
 		n := 1 + cut.IntN(maxCutSwitches)
 		if cut.IntN(2) == 0 {
 			// Half the crashes land inside the local store's sequences.
-			// NB: a schedule file records only switch cuts; a local cut
-			// is drawn again from the group's own cut stream on replay.
-			v := h.StepCutLocal(1 + n%maxCutLocalCalls)
-			return v, ranGroup{schedule: nonNil(h.LastSchedule())}
+			k := 1 + n%maxCutLocalCalls
+			v := h.StepCutLocal(k)
+			return v, ranGroup{schedule: nonNil(h.LastSchedule()), cutLocal: k}
 		}
 		v := h.StepCut(n)
 		return v, ranGroup{schedule: nonNil(h.LastSchedule()), cut: n}

@@ -18,7 +18,8 @@ import (
 // the group), with "/2", "/3" for the second and third actor of one name.
 // A run of one actor is written name*count. With a host-restart member,
 // cut=N says after how many scheduling decisions (choice points or not) the
-// restart cuts the group; with a cancel member, cancel=NAME@N says that
+// restart cuts the group, or cut-local=N after how many calls into the
+// workspace's local store; with a cancel member, cancel=NAME@N says that
 // the cancel landed at the N-th scheduling decision, on the operation NAME.
 //
 //	group
@@ -78,31 +79,39 @@ func expand(runs []scheduleRun) []string {
 func Switches(schedule []string) int { return max(len(runsOf(schedule))-1, 0) }
 
 // formatSchedule prints a schedule line (without indentation).
-func formatSchedule(schedule []string, cut int, cancel sim.CancelPoint) string {
+func formatSchedule(o Op) string {
 	var b strings.Builder
 	b.WriteString(scheduleWord)
-	for _, r := range runsOf(schedule) {
+	for _, r := range runsOf(o.Schedule) {
 		b.WriteString(" " + r.actor)
 		if r.count > 1 {
 			b.WriteString("*" + strconv.Itoa(r.count))
 		}
 	}
-	if cut > 0 {
-		b.WriteString(" cut=" + strconv.Itoa(cut))
+	if o.Cut > 0 {
+		b.WriteString(" cut=" + strconv.Itoa(o.Cut))
 	}
-	if cancel.Decision > 0 {
-		b.WriteString(" " + cancelWord + cancel.Actor + "@" + strconv.Itoa(cancel.Decision))
+	if o.CutLocal > 0 {
+		b.WriteString(" " + cutLocalWord + strconv.Itoa(o.CutLocal))
+	}
+	if o.Cancel.Decision > 0 {
+		b.WriteString(" " + cancelWord + o.Cancel.Actor + "@" + strconv.Itoa(o.Cancel.Decision))
 	}
 	return b.String()
 }
 
-// cancelWord starts a schedule's written cancel.
-const cancelWord = "cancel="
+// cancelWord starts a schedule's written cancel, cutLocalWord its host
+// restart counted in local-store calls.
+const (
+	cancelWord   = "cancel="
+	cutLocalWord = "cut-local="
+)
 
-// parsedSchedule is a schedule line's content.
+// parsedSchedule is a schedule line's content: how a group ran.
 type parsedSchedule struct {
 	schedule []string
 	cut      int
+	cutLocal int
 	cancel   sim.CancelPoint
 }
 
@@ -124,8 +133,19 @@ func parseCancel(v string) (sim.CancelPoint, error) {
 
 // parseSchedule reads the words after "schedule".
 func parseSchedule(words []string) (parsedSchedule, error) {
-	schedule, cut, cancel := []string{}, 0, sim.CancelPoint{}
+	schedule, cut, cutLocal, cancel := []string{}, 0, 0, sim.CancelPoint{}
 	for _, w := range words {
+		if v, ok := strings.CutPrefix(w, cutLocalWord); ok {
+			if cutLocal > 0 {
+				return parsedSchedule{}, fmt.Errorf("%q given twice", cutLocalWord)
+			}
+			n, err := intIn(v, 1, maxScheduleLen)
+			if err != nil {
+				return parsedSchedule{}, fmt.Errorf("%s%s: %v", cutLocalWord, v, err)
+			}
+			cutLocal = n
+			continue
+		}
 		if v, ok := strings.CutPrefix(w, cancelWord); ok {
 			if cancel.Decision > 0 {
 				return parsedSchedule{}, fmt.Errorf("%q given twice", cancelWord)
@@ -166,7 +186,7 @@ func parseSchedule(words []string) (parsedSchedule, error) {
 			schedule = append(schedule, name)
 		}
 	}
-	return parsedSchedule{schedule, cut, cancel}, nil
+	return parsedSchedule{schedule, cut, cutLocal, cancel}, nil
 }
 
 // checkActorName accepts a local actor name: letters, digits, '.', '/', '-'.
@@ -187,7 +207,7 @@ func checkActorName(name string) error {
 // and cut only with a host-restart member.
 func validateSchedule(o Op) error {
 	if o.Kind != OpGroup {
-		if o.Schedule != nil || o.Cut != 0 || o.Cancel != (sim.CancelPoint{}) {
+		if o.landed() || o.Cut != 0 || o.CutLocal != 0 || o.Cancel != (sim.CancelPoint{}) {
 			return errors.New("only a group has a schedule")
 		}
 		return nil
@@ -203,8 +223,14 @@ func validateSchedule(o Op) error {
 	if o.Cut < 0 || o.Cut > maxScheduleLen {
 		return fmt.Errorf("cut=%d out of range [1, %d]", o.Cut, maxScheduleLen)
 	}
-	if o.Cut > 0 && !hasMember(o, OpHostRestart) {
-		return errors.New("cut= needs a host-restart in the group")
+	if o.CutLocal < 0 || o.CutLocal > maxScheduleLen {
+		return fmt.Errorf("%s%d out of range [1, %d]", cutLocalWord, o.CutLocal, maxScheduleLen)
+	}
+	if (o.Cut > 0 || o.CutLocal > 0) && !hasMember(o, OpHostRestart) {
+		return errors.New("cut= and cut-local= need a host-restart in the group")
+	}
+	if o.Cut > 0 && o.CutLocal > 0 {
+		return errors.New("cut= and cut-local= both given: a restart cuts once")
 	}
 	if c := o.Cancel; c != (sim.CancelPoint{}) {
 		if !hasMember(o, OpCancel) {
@@ -249,7 +275,7 @@ func opKeys(ops []Op) []string {
 	seen := map[string]int{}
 	keys := make([]string, len(ops))
 	for i, o := range ops {
-		o.Schedule, o.Cut, o.Cancel = nil, 0, sim.CancelPoint{}
+		o = o.withLanding(parsedSchedule{})
 		t := strings.ReplaceAll(o.String(), "\n", ";")
 		seen[t]++
 		keys[i] = t + "#" + strconv.Itoa(seen[t])

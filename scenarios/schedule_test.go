@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"github.com/syncsim/syncsim/faults"
 	"slices"
 	"strconv"
@@ -190,5 +191,36 @@ func TestShrunkRaceKeepsItsSchedule(t *testing.T) {
 	}
 	if !missed {
 		t.Error("without its schedule the scenario fails for every seed: the test would pass without schedules")
+	}
+}
+
+// TestWrittenLocalCutReplays: a host restart written as cut-local=N lands
+// after the N-th local-store call whatever the seed, while the same group
+// without it draws its cut from each seed's stream (so the check can fail).
+func TestWrittenLocalCutReplays(t *testing.T) {
+	const group = "run seed=1 backends=1 scheduler=memory bug=none initial=1s max=1m attempts=5 max-entries=0\nprofile off\n" +
+		"exec b0 wait writes=3\ngroup\n  exec b0 wait writes=3\n  host-restart\n%send\n"
+	cutPoints := func(schedule string) map[string]bool {
+		points := map[string]bool{}
+		for seed := uint64(1); seed <= 20; seed++ {
+			s, err := Parse(fmt.Sprintf(group, schedule))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Seed = seed
+			r := mustRun(t, s)
+			for _, l := range r.Trace.Lines() {
+				if _, after, ok := strings.Cut(l, " - host-restart "); ok {
+					points[after] = true
+				}
+			}
+		}
+		return points
+	}
+	if drawn := cutPoints(""); len(drawn) < 2 {
+		t.Fatalf("without cut-local= the restart cut at %v under 20 seeds: the draw does not vary, so the written one proves nothing", drawn)
+	}
+	if written := cutPoints("  schedule cut-local=4\n"); len(written) != 1 || written["cut=0"] {
+		t.Fatalf("with cut-local=4 the restart cut at %v under 20 seeds, want one point inside the exec", written)
 	}
 }

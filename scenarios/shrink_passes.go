@@ -104,7 +104,7 @@ func (sh *shrinker) dropBackends(s Scenario) (Scenario, bool) {
 // landed once the member they belong to is gone.
 func withoutStaleLanding(g Op) Op {
 	if !hasMember(g, OpHostRestart) {
-		g.Cut = 0
+		g.Cut, g.CutLocal = 0, 0
 	}
 	if !hasMember(g, OpCancel) {
 		g.Cancel = sim.CancelPoint{}
