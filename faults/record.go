@@ -347,10 +347,10 @@ func (c *Container) appendLocked(call Call) {
 // hundred bytes each; one growing slice re-copied all of them (with GC
 // write barriers) at every doubling, which made a step's cost grow with
 // the run's length. Chunks start small, so short runs stay cheap, and
-// are all maxCallChunk calls long and come from chunkPool: a run hands
-// its chunks back when it is over (Container.ReleaseRecord), so a sweep
-// allocates and zeroes them once per worker instead of once per run, and a
-// drain rarely straddles two chunks (which costs a copy).
+// double from minCallChunk up to maxCallChunk calls, so short runs stay
+// cheap. Each size has a pool: a run hands its chunks back when it is over
+// (Container.ReleaseRecord), so a sweep allocates and zeroes them once per
+// worker instead of once per run.
 type callLog struct {
 	chunks   [][]Call
 	starts   []int // starts[i] is the position of chunks[i][0]
@@ -358,18 +358,27 @@ type callLog struct {
 	released bool
 }
 
-const maxCallChunk = 1024
+const (
+	minCallChunk = 16
+	maxCallChunk = 1024
+	chunkSizes   = 7 // 16 << (chunkSizes-1) == maxCallChunk
+)
 
-// chunkPool holds empty record chunks of capacity maxCallChunk.
-var chunkPool = sync.Pool{New: func() any {
-	ch := make([]Call, 0, maxCallChunk)
-	return &ch
-}}
+// chunkPools[k] holds empty record chunks of capacity minCallChunk<<k.
+var chunkPools [chunkSizes]sync.Pool
+
+// getChunk returns an empty chunk of capacity minCallChunk<<k.
+func getChunk(k int) []Call {
+	if p, ok := chunkPools[k].Get().(*[]Call); ok {
+		return (*p)[:0]
+	}
+	return make([]Call, 0, minCallChunk<<k)
+}
 
 func (l *callLog) add(c Call) {
 	l.mustLive()
 	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
-		l.chunks = append(l.chunks, (*chunkPool.Get().(*[]Call))[:0])
+		l.chunks = append(l.chunks, getChunk(min(k, chunkSizes-1)))
 		l.starts = append(l.starts, l.n)
 	}
 	last := &l.chunks[len(l.chunks)-1]
@@ -383,14 +392,14 @@ func (l *callLog) mustLive() {
 	}
 }
 
-// release hands the chunks back to chunkPool, cleared (a pooled chunk
+// release hands the chunks back to their pools, cleared (a pooled chunk
 // must not keep a finished run's strings alive). The log is unusable
 // afterwards.
 func (l *callLog) release() {
-	for _, ch := range l.chunks {
+	for i, ch := range l.chunks {
 		clear(ch)
 		ch = ch[:0]
-		chunkPool.Put(&ch)
+		chunkPools[min(i, chunkSizes-1)].Put(&ch)
 	}
 	l.chunks, l.starts, l.released = nil, nil, true
 }

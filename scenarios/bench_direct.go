@@ -173,6 +173,9 @@ func runDirect(s Scenario, clk timeSource) (directStats, error) {
 	if err := d.tail(); err != nil {
 		return directStats{}, err
 	}
+	for _, c := range d.containers {
+		c.ReleaseRecord() // as the host does at Close, so both sides reuse record chunks
+	}
 	return directStats{SimDuration: d.clk.Now().Sub(sim.Epoch), Moves: d.moves}, nil
 }
 
