@@ -26,7 +26,7 @@ var (
 // enter is the prologue of every blocking call: Block (no lock held), name
 // the actor, then take the lock. The caller must unlock.
 func (c *Container) enter(op Op) (actor string) {
-	c.hooks.Block(c.backend + "." + string(op))
+	c.hooks.Block(c.point(op))
 	actor = c.hooks.Actor()
 	c.mu.Lock()
 	return actor

@@ -67,7 +67,8 @@ type Container struct {
 	// them with the store.
 	staged []stagedWrite
 
-	record callLog // record.go
+	record callLog       // record.go
+	points map[Op]string // blocking points by op (points.go)
 }
 
 // remoteFile is the latest state of one remote path: a live file or a
@@ -102,7 +103,7 @@ func NewContainer(backend string, hooks Hooks, rng *rand.Rand, profile *Profile)
 	if hooks == nil {
 		hooks = NoHooks{}
 	}
-	c := &Container{backend: backend, hooks: hooks, rng: rng, profile: profile, faultsOn: true}
+	c := &Container{backend: backend, hooks: hooks, rng: rng, profile: profile, faultsOn: true, points: containerPoints(backend)}
 	c.launchLocked()
 	return c
 }

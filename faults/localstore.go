@@ -96,7 +96,7 @@ func (s *LocalStore) Mark() int {
 
 // before blocks at the call's point and draws its fault.
 func (s *LocalStore) before(op, backend string) error {
-	s.hooks.Block("local." + op)
+	s.hooks.Block(localPoint(op))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.faultsOn || s.profile == nil || !s.profile.On(LocalIO) ||

@@ -112,7 +112,7 @@ func (s *Scheduler) before(op StoreOp, k Kind, backend string) (StoreCall, error
 	if s.now != nil {
 		at = s.now()
 	}
-	s.hooks.Block("store." + string(op))
+	s.hooks.Block(storePoint(op))
 	call := StoreCall{Actor: s.hooks.Actor(), Op: op, Backend: backend, At: at}
 	s.mu.Lock()
 	defer s.mu.Unlock()
