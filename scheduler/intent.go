@@ -31,10 +31,18 @@ func Ptr[T any](v T) *T { return &v }
 // Clone returns a deep copy, so a stored intent never aliases a caller's.
 func (in Intent) Clone() Intent {
 	out := in
-	if in.TargetCursor != nil {
+	switch {
+	case in.TargetCursor != nil && in.RuntimeID != nil:
+		// Both copies in one allocation: stores clone on every read, and
+		// a fenced intent carries both fields.
+		box := &struct {
+			target  Cursor
+			runtime string
+		}{*in.TargetCursor, *in.RuntimeID}
+		out.TargetCursor, out.RuntimeID = &box.target, &box.runtime
+	case in.TargetCursor != nil:
 		out.TargetCursor = Ptr(*in.TargetCursor)
-	}
-	if in.RuntimeID != nil {
+	case in.RuntimeID != nil:
 		out.RuntimeID = Ptr(*in.RuntimeID)
 	}
 	return out
