@@ -284,8 +284,6 @@ func (c *Container) epochCount() int {
 // local files equal to remote files.
 func (c *Container) Survived() bool { return c.epochCount() == 0 }
 
-// Files returns the remote's live files (tombstones left out), sorted by
-// path, each with the rev that last changed it.
 // EntryCursor returns the cursor of the k-th entry (from 1), in cursor
 // order, that a fetch from the baseline would serve now, or the log's
 // {currentRev, null} when it holds fewer. A host that writes an intent
@@ -305,6 +303,11 @@ func (c *Container) EntryCursor(k int) scheduler.Cursor {
 	return scheduler.At(c.currentRev)
 }
 
+// Files returns the remote's live files (tombstones left out), sorted by
+// path, each with the rev that last changed it. Contents are shared with
+// the container, not copied (the harness lists every file after many
+// steps): read them, never write them. The container itself never writes
+// a content in place; a write gives the path a new one.
 func (c *Container) Files() []workspace.File {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -326,7 +329,7 @@ func (c *Container) Files() []workspace.File {
 	out := make([]workspace.File, 0, len(c.paths))
 	for _, p := range c.paths {
 		if f := c.files[p]; !f.deleted {
-			out = append(out, workspace.File{Path: p, Content: slices.Clone(f.content), Rev: f.rev})
+			out = append(out, workspace.File{Path: p, Content: f.content, Rev: f.rev})
 		}
 	}
 	return out
