@@ -106,13 +106,19 @@ func (c Config) pushBudget() workspace.PushBudget {
 	return workspace.PushBudget{MaxEntries: c.PushEntries, MaxBytes: c.PushBytes}
 }
 
+// specDefaultBudget is SPEC 2.1's default retry batch budget, written here
+// rather than read from workspace.DefaultBudget: a budget with one field
+// drawn keeps the SPEC's other field, so the harness never takes the
+// SUT's default for its own expectation.
+var specDefaultBudget = workspace.Budget{MaxEntries: 64, MaxBytes: 4 << 20}
+
 // budget is the batch budget a scenario's retries run with (nil: the
 // workspace default).
 func (c Config) budget() *workspace.Budget {
 	if c.MaxEntries == 0 && c.MaxBytes == 0 {
 		return nil
 	}
-	b := workspace.DefaultBudget
+	b := specDefaultBudget
 	if c.MaxEntries > 0 {
 		b.MaxEntries = c.MaxEntries
 	}
@@ -149,10 +155,11 @@ func FromSeed(seed uint64, c Config) Scenario {
 		c.PushBytes = pushBytesChoices[sim.Stream(seed, "budget/push-bytes").IntN(len(pushBytesChoices))]
 	}
 	c = drawStores(seed, c)
-	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights})
+	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights, MaxAttempts: c.Retry.MaxAttempts})
 	addCancels(sim.Stream(seed, "cancels"), ops)
 	addDeletes(sim.Stream(seed, "deletes"), ops)
 	addPlantTargets(sim.Stream(seed, "plant-targets"), ops)
+	addBursts(sim.Stream(seed, "bursts"), ops)
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
 }
 

@@ -354,6 +354,7 @@ func (h *Host) start() error {
 	h.store = store
 	if h.starts == 0 {
 		h.probeLocalStore() // host_storeprobe.go
+		h.probeAPI()        // host_apiprobe.go
 	}
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {
