@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/syncsim/syncsim/faults"
@@ -55,6 +56,8 @@ func TestLostFormRule(t *testing.T) {
 		{"second pass, combined", fence + lostCombined + "x", transport, false},
 		{"first pass", fence, []faults.Call{{Op: faults.OpRuntimeID, Conn: 1}}, false},
 		{"non-transport failure first", fence, []faults.Call{{Op: faults.OpFetch, Conn: 1, Err: "rpc"}}, false},
+		{"cut at 512 units before the suffix", fence + strings.Repeat("x", maxResultErrorUnits-len(fence)), transport, false},
+		{"511 units, not cut", fence + strings.Repeat("x", maxResultErrorUnits-2-len(fence)), transport, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, f, calls := retryJudged(t, tc.calls, workspace.RetryResult{Status: workspace.RetryLost, Error: tc.msg})
