@@ -53,6 +53,9 @@ func (h *Host) judge(f finished) *Violation {
 		h.acked.add(f.backend, f.path)
 		return nil
 	case "retry":
+		if v := h.judgeRetrySpan(f); v != nil {
+			return v
+		}
 		return h.judgeRetry(f, calls, store)
 	default:
 		return h.judgeExec(f, calls, store)
