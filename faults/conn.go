@@ -187,7 +187,7 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 	}
 	if fire, armed := c.faultLocked(SiteFetch, RPCError); fire {
 		call.Armed = armed
-		return nil, cn.failLocked(call, cn.c.secrets.injected(RPCError, msgRPC), RPCError)
+		return nil, cn.failLocked(call, c.lostCodedLocked(cn.c.secrets.injected(RPCError, msgRPC), armed), RPCError)
 	}
 	current := scheduler.At(c.currentRev)
 	if req.Through != nil && req.Through.Less(current) {

@@ -26,6 +26,9 @@ type Container struct {
 	rng     *rand.Rand
 	profile *Profile
 	secrets *Secrets // nil: injected errors carry no credential
+	// lostCode draws which fetch failures carry EEXEC_LOST (lostcode.go);
+	// nil: none.
+	lostCode *rand.Rand
 
 	mu       sync.Mutex
 	faultsOn bool
@@ -35,6 +38,7 @@ type Container struct {
 	process      string // id minted for the running process
 	reported     string // id new connections report
 	reportedOK   bool   // false after LoseIdentity(none=true)
+	anonymous    bool   // no process ever reports a runtime id (SetAnonymous)
 	crashed      bool
 	failConnects int // connects still refused while crashed
 	epoch        int // restarts, crashes, lost identities, truncations
@@ -112,7 +116,10 @@ func NewContainer(backend string, hooks Hooks, rng *rand.Rand, profile *Profile)
 // (currentRev 1, appliedPushCursor {0,null}; SPEC 6.1, 7).
 func (c *Container) launchLocked() {
 	c.process = c.mintLocked()
-	c.reported, c.reportedOK = c.process, true
+	c.reported, c.reportedOK = c.process, !c.anonymous
+	if c.anonymous {
+		c.reported = ""
+	}
 	c.crashed, c.failConnects = false, 0
 	c.wipeLocked()
 }
@@ -209,7 +216,7 @@ func (c *Container) LoseIdentity(none bool) {
 
 func (c *Container) loseIdentityLocked(none bool) {
 	c.epoch++
-	if none {
+	if none || c.anonymous {
 		c.reported, c.reportedOK = "", false
 		return
 	}
@@ -245,8 +252,21 @@ func (c *Container) SetFaults(on bool) {
 	c.faultsOn = on
 }
 
+// SetAnonymous makes the container a backend without runtime identity
+// (SPEC 1.2, 3.3: an intent's runtimeId is optional, absent when the handle
+// reports none): its connections report no runtime id, now and after every
+// relaunch, restart or lost identity, so every intent the workspace stores
+// for it is unfenced and never becomes lost by the fence (SPEC 7). Call it
+// before the first connect.
+func (c *Container) SetAnonymous() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.anonymous = true
+	c.reported, c.reportedOK = "", false
+}
+
 // RuntimeID is the id a connection opened now would report; ok is false
-// after LoseIdentity(true).
+// after LoseIdentity(true) and for an anonymous container.
 func (c *Container) RuntimeID() (id string, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

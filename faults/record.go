@@ -85,12 +85,16 @@ type Call struct {
 	// transport failure, and one provably before dispatch. They come from
 	// the failure the harness made, never from the workspace. Not printed.
 	Transport, PreDispatch bool
+	// Lost: the failure carries code EEXEC_LOST (lostcode.go), which SPEC
+	// 4 turns into "lost" for an intent with a runtime id. Not printed.
+	Lost bool
 }
 
 // classify records the class of the failure err.
 func (c *Call) classify(err error) {
 	class := classOfError(err)
 	c.Transport, c.PreDispatch = class != classNone, class == classPreDispatch
+	c.Lost = lostCoded(err)
 }
 
 // String renders the call on one stable line.

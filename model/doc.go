@@ -36,7 +36,9 @@
 //	      and idle untouched; pending writes  intent-table
 //	      one schedule
 //	11.4  lost needs runtimeId + EEXEC_LOST   model,                  predicted; record (the runtime
-//	                                          complete-on-own-runtime that answered each fetch)
+//	                                          complete-on-own-runtime that answered each fetch, and
+//	                                                                  which failures it raised as
+//	                                                                  EEXEC_LOST itself)
 //	11.5  progress resets attempt, adopts     model, intent-table     predicted from a derived pull outcome
 //	      target; failures keep it, +1
 //	11.6  a retry never re-runs the command;  retry-never-reexecs,    record (Container.Execs by actor)
@@ -65,7 +67,9 @@
 // pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
 // the cursor never covers an entry the local store lacks), host-write (an
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
-// store failure the harness did not inject), and the liveness properties,
+// store failure the harness did not inject), lost-message (SPEC 5.2 step 1:
+// a lost after a first-pass transport failure names it: record), api (SPEC
+// 2.2 option validation, predicted from drawn options), and the liveness properties,
 // liveness-converge among them (a lost log converges unless a truncation
 // was outrun before the host could see it: sim/host_truncation.go).
 package model

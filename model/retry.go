@@ -17,7 +17,9 @@ const (
 	// PullFailed: the pull failed (transport, settle, divergence, ...).
 	PullFailed
 	// PullLost: the connection the pull reached reports another runtime
-	// than the one the intent names (or none).
+	// than the one the intent names (or none), or the pull failed with
+	// code EEXEC_LOST the runtime raised itself. Lost only for an intent
+	// with a runtime id; for one without it is an ordinary failure (SPEC 4).
 	PullLost
 )
 

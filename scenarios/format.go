@@ -62,6 +62,7 @@ const (
 	keyPushEntries = "push-entries"
 	keyPushBytes   = "push-bytes"
 	keyStrategy    = "strategy"
+	keyNoRuntimeID = "no-runtime-id"
 )
 
 var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes, keyPushEntries, keyPushBytes, keyStrategy}
@@ -108,6 +109,11 @@ func FormatDirective(s Scenario) string {
 	parts := []string{runDirective}
 	for _, k := range directiveKeys {
 		parts = append(parts, k+"="+vals[k])
+	}
+	if c.NoRuntimeID != "" {
+		// Printed only when set: files written before the key mean none,
+		// and stay as they are.
+		parts = append(parts, keyNoRuntimeID+"="+c.NoRuntimeID)
 	}
 	return strings.Join(parts, " ")
 }

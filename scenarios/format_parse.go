@@ -293,6 +293,9 @@ func parseDirective(args []datadriven.CmdArg) (Scenario, error) {
 }
 
 func isDirectiveKey(k string) bool {
+	if k == keyNoRuntimeID {
+		return true // optional: printed only when set
+	}
 	for _, d := range directiveKeys {
 		if d == k {
 			return true
@@ -353,6 +356,11 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 		var n int
 		n, err = intIn(v, 0, int(^uint(0)>>1))
 		c.PushBytes = int64(n)
+	case keyNoRuntimeID:
+		if _, err := parseBackend(v, maxBackends); err != nil {
+			return err
+		}
+		c.NoRuntimeID = v // checked against backends= by Validate
 	case keyStrategy:
 		if _, err := sim.DrawStrategy(v, 0); err != nil {
 			return errors.New("unknown strategy (want uniform, pct or mix)")

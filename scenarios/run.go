@@ -158,6 +158,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		Seed: s.Seed, Backends: s.Config.Backends, Retry: s.Config.Retry,
 		Profile: s.Profile, TraceKeep: o.TraceKeep, TimePrecision: o.TimePrecision,
 		NoScheduler: s.Config.Scheduler == schedulerNone,
+		NoRuntimeID: s.Config.NoRuntimeID,
 		Strategy:    strategy,
 	}
 	cfg.Budget = s.Config.budget()

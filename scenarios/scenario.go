@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
@@ -45,6 +46,10 @@ type Config struct {
 	// SQLiteShare, each drawn on its own stream; 0 never does. FromSeed
 	// resolves it: a drawn Scenario names its stores and carries 0 here.
 	SQLiteShare int
+	// NoRuntimeID names a backend ("b1") whose runtime never reports an id,
+	// so that every intent on it is unfenced (SPEC 1.2, 7); "" for none.
+	// FromSeed names one in about 1 seed of noRuntimeIDOneIn.
+	NoRuntimeID string
 	// Strategy is how the seed's scheduling strategy is chosen: "uniform",
 	// "pct" or "mix" ("" is mix: sim.DrawStrategy). A group with a written
 	// schedule follows it whatever the strategy.
@@ -84,6 +89,13 @@ var retryChoices = []workspace.RetryOptions{
 
 var maxEntriesChoices = []int{0, 0, 1, 2}
 
+// noRuntimeIDOneIn: one seed in this many has a backend without runtime
+// identity. Only a handle without a runtime id makes an unfenced intent,
+// and otherwise only a rare lost identity gives one: so the retry's
+// branches for an intent without runtimeId (SPEC 4: EEXEC_LOST is then an
+// ordinary failure; SPEC 7: never lost) were seldom met.
+const noRuntimeIDOneIn = 4
+
 // maxBytesChoices: mostly the default, sometimes a budget of about one or
 // two entries, sometimes one byte (the first entry always moves, so every
 // call still progresses). A command's file is "bK-rtN exec S file I\n", 21
@@ -106,13 +118,19 @@ func (c Config) pushBudget() workspace.PushBudget {
 	return workspace.PushBudget{MaxEntries: c.PushEntries, MaxBytes: c.PushBytes}
 }
 
+// specDefaultBudget is SPEC 2.1's default retry batch budget, written here
+// rather than read from workspace.DefaultBudget: a budget with one field
+// drawn keeps the SPEC's other field, so the harness never takes the
+// SUT's default for its own expectation.
+var specDefaultBudget = workspace.Budget{MaxEntries: 64, MaxBytes: 4 << 20}
+
 // budget is the batch budget a scenario's retries run with (nil: the
 // workspace default).
 func (c Config) budget() *workspace.Budget {
 	if c.MaxEntries == 0 && c.MaxBytes == 0 {
 		return nil
 	}
-	b := workspace.DefaultBudget
+	b := specDefaultBudget
 	if c.MaxEntries > 0 {
 		b.MaxEntries = c.MaxEntries
 	}
@@ -149,10 +167,21 @@ func FromSeed(seed uint64, c Config) Scenario {
 		c.PushBytes = pushBytesChoices[sim.Stream(seed, "budget/push-bytes").IntN(len(pushBytesChoices))]
 	}
 	c = drawStores(seed, c)
-	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights})
+	if c.NoRuntimeID == "" {
+		// Its own stream, like the budgets: the workload is the same.
+		if r := sim.Stream(seed, "no-runtime-id"); r.IntN(noRuntimeIDOneIn) == 0 {
+			c.NoRuntimeID = "b" + strconv.Itoa(r.IntN(c.Backends))
+		}
+	}
+	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights, MaxAttempts: c.Retry.MaxAttempts})
 	addCancels(sim.Stream(seed, "cancels"), ops)
 	addDeletes(sim.Stream(seed, "deletes"), ops)
 	addPlantTargets(sim.Stream(seed, "plant-targets"), ops)
+	if c.budget() == nil {
+		// Only the default budget stops a batch at 64 entries; a drawn one
+		// stops it within a few ordinary writes already.
+		addBursts(sim.Stream(seed, "bursts"), ops)
+	}
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
 }
 
@@ -186,6 +215,11 @@ func (s Scenario) Validate() error {
 	}
 	if _, err := sim.DrawStrategy(s.Config.Strategy, s.Seed); err != nil {
 		return err
+	}
+	if b := s.Config.NoRuntimeID; b != "" {
+		if _, err := parseBackend(b, s.Config.Backends); err != nil {
+			return fmt.Errorf("no-runtime-id: %w", err)
+		}
 	}
 	if s.Config.Bug != "" {
 		if _, ok := BugByName(s.Config.Bug); !ok {

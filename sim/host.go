@@ -89,6 +89,10 @@ type Config struct {
 	// 1): no intent is ever stored, so the alarm never sets; Scheduler is
 	// ignored.
 	NoScheduler bool
+	// NoRuntimeID names a backend ("b1") whose container never reports a
+	// runtime id (faults.Container.SetAnonymous): its intents are all
+	// unfenced. "" for none.
+	NoRuntimeID string
 	// Alarm is the host's alarm policy.
 	Alarm AlarmPolicy
 	// Dir is private to the run, for file-backed stores ("" for none).
@@ -292,6 +296,9 @@ func NewHost(cfg Config) (*Host, error) {
 	if cfg.NoScheduler {
 		header += " scheduler=none"
 	}
+	if cfg.NoRuntimeID != "" {
+		header += " no-runtime-id=" + cfg.NoRuntimeID
+	}
 	h.trace.Header(header)
 	h.trace.Header("strategy " + h.strategy.String())
 	profile := cfg.Profile
@@ -299,6 +306,10 @@ func NewHost(cfg Config) (*Host, error) {
 		name := "b" + strconv.Itoa(i)
 		h.names = append(h.names, name)
 		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(name)), &profile)
+		c.SetLostCode(h.actorRand(FaultsLabel(name) + "/lost-code"))
+		if name == cfg.NoRuntimeID {
+			c.SetAnonymous()
+		}
 		h.containers = append(h.containers, c)
 		h.marks = append(h.marks, 0)
 		h.drained = append(h.drained, nil)
@@ -355,6 +366,7 @@ func (h *Host) start() error {
 	h.store = store
 	if h.starts == 0 {
 		h.probeLocalStore() // host_storeprobe.go
+		h.probeAPI()        // host_apiprobe.go
 	}
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {

@@ -51,6 +51,12 @@ func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) mo
 			// Closing a handle is clean-up, not part of the outcome.
 		case c.Err != "" && c.Op != faults.OpStreamClose:
 			out = model.Pull{Kind: model.PullFailed}
+			if c.Lost {
+				// The runtime raised EEXEC_LOST itself: lost for a fenced
+				// intent, an ordinary failure for one without (the model
+				// decides, SPEC 4).
+				out = model.Pull{Kind: model.PullLost}
+			}
 			if c.Stream != 0 {
 				ended[c.Stream] = true
 			}

@@ -20,6 +20,10 @@ func TestPullOutcomeHandles(t *testing.T) {
 	refused := faults.Call{Op: faults.OpConnect, Err: "connection refused"}
 	fetch := on(faults.OpFetch)
 	fetch.CurrentCursor = scheduler.At(3)
+	failedFetch := on(faults.OpFetch)
+	failedFetch.Err = "injected rpc-error"
+	lostFetch := failedFetch
+	lostFetch.Lost = true
 	cases := []struct {
 		name  string
 		calls []faults.Call
@@ -33,6 +37,8 @@ func TestPullOutcomeHandles(t *testing.T) {
 		{"refused, then a handle with nothing to fetch", []faults.Call{refused, on(faults.OpSync)}, nil, model.PullComplete},
 		{"fenced handle, fetched", []faults.Call{on(faults.OpRuntimeID), on(faults.OpSync), fetch}, &rt, model.PullComplete},
 		{"fence mismatch stands over the sync take", []faults.Call{on(faults.OpRuntimeID), on(faults.OpSync)}, scheduler.Ptr("b0-rt2"), model.PullLost},
+		{"the runtime raised EEXEC_LOST itself", []faults.Call{on(faults.OpRuntimeID), on(faults.OpSync), lostFetch}, &rt, model.PullLost},
+		{"an ordinary fetch failure", []faults.Call{on(faults.OpSync), failedFetch}, nil, model.PullFailed},
 	}
 	for _, c := range cases {
 		if got := pullOutcome(c.calls, c.fence, workspace.DefaultBudget).Kind; got != c.want {

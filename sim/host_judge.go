@@ -53,6 +53,9 @@ func (h *Host) judge(f finished) *Violation {
 		h.acked.add(f.backend, f.path)
 		return nil
 	case "retry":
+		if v := h.judgeRetrySpan(f); v != nil {
+			return v
+		}
 		return h.judgeRetry(f, calls, store)
 	default:
 		return h.judgeExec(f, calls, store)
@@ -107,6 +110,9 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	if !want.Pulled && len(calls) > 0 {
 		return h.fail("model", fmt.Sprintf("%s: expected no runtime call (status %s, the model), got %d", f.actor, want.Status, len(calls)))
 	}
+	if v := h.judgePulled(f, calls, want); v != nil {
+		return v
+	}
 	if reexec := countOp(calls, faults.OpExec); reexec > 0 {
 		return h.fail("retry-never-reexecs", fmt.Sprintf("%s: a retry ran %d commands", f.actor, reexec))
 	}
@@ -135,7 +141,7 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	if want.ErrorContains != "" && !strings.Contains(got.Error, want.ErrorContains) {
 		return h.fail("model", fmt.Sprintf("%s: expected a %s error containing %q, got %q", f.actor, want.Status, want.ErrorContains, got.Error))
 	}
-	return nil
+	return h.judgeLostForm(f, calls, want)
 }
 
 // retryView is the part of a retry result the model predicts exactly.

@@ -1,0 +1,52 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/syncsim/syncsim/faults"
+)
+
+// judgeRetrySpan is the whole-operation half of property fifo (SPEC 5.1,
+// 11.9): RetryPendingSync runs entirely inside one entry of its backend's
+// FIFO, and so do every push and pull of any other operation, so from a
+// retry's first runtime call on its backend to its last no other actor
+// fetches from or pushes to that backend. The change-stream half
+// (syncSpans) only covers a stream from its fetch to its close; a push
+// taken out of the FIFO that lands during the retry's connect, reconcile
+// or runtime check is seen here. Calls that run outside the FIFO —
+// connects (shared or for a spawn), the spawn, event streams, closes,
+// watermarks — are not fetches or pushes. Read from the runtime's record
+// only; a cancelled retry is judged by property cancel instead.
+func (h *Host) judgeRetrySpan(f finished) *Violation {
+	if h.hit[f.actor] {
+		return nil
+	}
+	rec := h.recordSince(f.backend, f.marks[f.backend])
+	if i, first, last := retrySpanOverlap(rec, f.actor); i >= 0 {
+		c := &rec[i]
+		return h.fail("fifo", fmt.Sprintf("%s's %s #%d on %s landed inside %s's retry (its calls #%d to #%d): two sync operations of one backend overlapped (SPEC 5.1, 11.9)",
+			c.Actor, c.Op, c.Seq, h.names[f.backend], f.actor, rec[first].Seq, rec[last].Seq))
+	}
+	return nil
+}
+
+// retrySpanOverlap returns the index in rec of the first fetch or push by
+// another actor between actor's first and last call, and those two
+// indexes; -1 when there is none.
+func retrySpanOverlap(rec []faults.Call, actor string) (overlap, first, last int) {
+	first, last = -1, -1
+	for i := range rec {
+		if rec[i].Actor == actor {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	for i := first + 1; first >= 0 && i < last; i++ {
+		if c := &rec[i]; c.Actor != actor && (c.Op == faults.OpFetch || c.Op == faults.OpPush) {
+			return i, first, last
+		}
+	}
+	return -1, first, last
+}
