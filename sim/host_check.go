@@ -189,6 +189,10 @@ func (h *Host) Liveness() *Violation {
 		return h.violated
 	}
 	h.event("-", "liveness", "faults=off")
+	h.acked.force = true // every acknowledged write is checked before the tail
+	if v := h.checkAckedWrites(); v != nil {
+		return v
+	}
 	for _, c := range h.containers {
 		c.SetFaults(false)
 	}

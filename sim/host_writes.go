@@ -29,6 +29,11 @@ type ackedWrites struct {
 	order  [][]string
 	fresh  bool // a write or delete was acknowledged since the last check
 	starts int  // the host start the last check saw
+	// pending counts the acknowledgements since the last listing, total
+	// all of them (see checkAckedWrites); force asks for a listing at the
+	// next check whatever pending says.
+	pending, total int
+	force          bool
 }
 
 func (a *ackedWrites) grow(b int) {
@@ -39,7 +44,7 @@ func (a *ackedWrites) grow(b int) {
 
 func (a *ackedWrites) add(b int, path string) {
 	a.grow(b)
-	a.fresh = true
+	a.fresh, a.pending, a.total = true, a.pending+1, a.total+1
 	a.paths[b] = insertSorted(a.paths[b], path)
 	a.gone[b] = removeSorted(a.gone[b], path)
 	a.order[b] = append(a.order[b], path)
@@ -48,7 +53,7 @@ func (a *ackedWrites) add(b int, path string) {
 // remove records an acknowledged delete of path.
 func (a *ackedWrites) remove(b int, path string) {
 	a.grow(b)
-	a.fresh = true
+	a.fresh, a.pending, a.total = true, a.pending+1, a.total+1
 	a.paths[b] = removeSorted(a.paths[b], path)
 	a.gone[b] = insertSorted(a.gone[b], path)
 	a.order[b] = slices.DeleteFunc(a.order[b], func(p string) bool { return p == path })
@@ -78,15 +83,22 @@ func removeSorted(s []string, v string) []string {
 }
 
 // checkAckedWrites is property host-write: every acknowledged host write is
-// in the local store, with the content written. It lists the store only
-// when a write was acknowledged since the last check or the host restarted
-// since (a reopened store must hold every write it ever acknowledged): a
-// listing after every step made a long run's cost per step grow with it.
+// in the local store, with the content written. A check lists the store,
+// which costs as much as the run has files, so it runs after every host
+// restart (a reopened store must hold every write it ever acknowledged),
+// at the start of the liveness tail (force), and otherwise once the writes
+// acknowledged since the last listing are an eighth of all so far: a
+// listing after every acknowledged write made a long run's cost per step
+// grow with its length, and amortised this way the listings of a run cost
+// a constant factor of its writes. A write lost between two listings is
+// still caught, at the next one.
 func (h *Host) checkAckedWrites() *Violation {
-	if !h.acked.fresh && h.acked.starts == h.starts {
+	restarted := h.acked.starts != h.starts
+	due := h.acked.fresh && h.acked.pending*ackedListEvery >= h.acked.total
+	if !restarted && !due && !(h.acked.force && h.acked.fresh) {
 		return nil
 	}
-	h.acked.fresh, h.acked.starts = false, h.starts
+	h.acked.fresh, h.acked.starts, h.acked.pending, h.acked.force = false, h.starts, 0, false
 	for b, paths := range h.acked.paths {
 		if len(paths) == 0 && len(h.acked.gone[b]) == 0 {
 			continue
@@ -114,6 +126,10 @@ func (h *Host) checkAckedWrites() *Violation {
 	}
 	return nil
 }
+
+// ackedListEvery: a listing is due once the acknowledgements since the last
+// one are at least 1/ackedListEvery of all of them.
+const ackedListEvery = 8
 
 // fileIndex looks files up by path. A listing in strictly increasing path
 // order — the store's promise — is searched in place; any other order is
