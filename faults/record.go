@@ -332,7 +332,7 @@ func (c *Container) RecordView(mark int) []Call {
 
 // ReleaseRecord ends the record: its memory goes back to a pool for the
 // next container, so every slice RecordView returned is invalid from now
-// on, and recording, reading or marking the record again panics. A
+// on, and recording or reading the record again panics. A
 // simulated host calls it once its run is over (sim.Host.Close).
 func (c *Container) ReleaseRecord() {
 	c.mu.Lock()
@@ -350,9 +350,8 @@ func (c *Container) appendLocked(call Call) {
 // allocated. A long scenario records tens of thousands of calls of a few
 // hundred bytes each; one growing slice re-copied all of them (with GC
 // write barriers) at every doubling, which made a step's cost grow with
-// the run's length. Chunks start small, so short runs stay cheap, and
-// double from minCallChunk up to maxCallChunk calls, so short runs stay
-// cheap. Each size has a pool: a run hands its chunks back when it is over
+// the run's length. Chunks double from minCallChunk up to maxCallChunk
+// calls, so short runs stay cheap. Each size has a pool: a run hands its chunks back when it is over
 // (Container.ReleaseRecord), so a sweep allocates and zeroes them once per
 // worker instead of once per run.
 type callLog struct {
@@ -392,7 +391,7 @@ func (l *callLog) add(c Call) {
 
 func (l *callLog) mustLive() {
 	if l.released {
-		panic("faults: the record was read after ReleaseRecord")
+		panic("faults: the record was used after ReleaseRecord")
 	}
 }
 

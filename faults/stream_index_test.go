@@ -2,6 +2,7 @@ package faults
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -94,6 +95,48 @@ func TestCallLogSince(t *testing.T) {
 					t.Fatalf("view: n=%d mark=%d: capacity %d past its length %d: an append would write into the record", n, mark, cap(got), len(got))
 				}
 			}
+		}
+	}
+}
+
+// TestCallLogRelease: release clears every chunk before pooling it (a
+// pooled chunk must hold nothing of a finished run), a log built after it
+// reads only its own calls, and a released log refuses further use.
+func TestCallLogRelease(t *testing.T) {
+	var a callLog
+	for n := range 3000 {
+		a.add(Call{Seq: n + 1, Actor: "first"})
+	}
+	chunks := slices.Clone(a.chunks)
+	a.release()
+	for i, ch := range chunks {
+		if j := slices.IndexFunc(ch, func(c Call) bool { return c != Call{} }); j >= 0 {
+			t.Fatalf("chunk %d went back to the pool holding %+v at %d", i, ch[j], j)
+		}
+	}
+	for name, use := range map[string]func(){
+		"add": func() { a.add(Call{}) }, "view": func() { a.view(0) }, "appendSince": func() { a.appendSince(nil, 0) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s after release did not panic", name)
+				}
+			}()
+			use()
+		}()
+	}
+	var b callLog
+	for n := range 2000 {
+		b.add(Call{Seq: n + 1, Actor: "second"})
+	}
+	got := b.appendSince(nil, 0)
+	if len(got) != 2000 {
+		t.Fatalf("second log holds %d calls, want 2000", len(got))
+	}
+	for i, c := range got {
+		if c.Actor != "second" || c.Seq != i+1 {
+			t.Fatalf("call %d of the second log is %+v", i, c)
 		}
 	}
 }
