@@ -351,9 +351,9 @@ func (c *Container) appendLocked(call Call) {
 // hundred bytes each; one growing slice re-copied all of them (with GC
 // write barriers) at every doubling, which made a step's cost grow with
 // the run's length. Chunks double from minCallChunk up to maxCallChunk
-// calls, so short runs stay cheap. Each size has a pool: a run hands its chunks back when it is over
-// (Container.ReleaseRecord), so a sweep allocates and zeroes them once per
-// worker instead of once per run.
+// calls. Each size has a pool: a run hands its chunks back when it is
+// over (Container.ReleaseRecord), so a sweep allocates and zeroes them once
+// per worker instead of once per run.
 type callLog struct {
 	chunks   [][]Call
 	starts   []int // starts[i] is the position of chunks[i][0]
@@ -362,9 +362,13 @@ type callLog struct {
 }
 
 const (
-	minCallChunk = 16
+	// A default scenario records a few hundred calls per container: the
+	// first chunk holds them all, so a drain's view (RecordView) never
+	// spans two chunks and never copies. Pooled chunks make the size free
+	// after a worker's first run.
+	minCallChunk = 256
 	maxCallChunk = 1024
-	chunkSizes   = 7 // 16 << (chunkSizes-1) == maxCallChunk
+	chunkSizes   = 3 // minCallChunk << (chunkSizes-1) == maxCallChunk
 )
 
 // chunkPools[k] holds empty record chunks of capacity minCallChunk<<k.

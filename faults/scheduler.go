@@ -233,3 +233,14 @@ func (s *Scheduler) CallsSince(mark int) []StoreCall {
 	mark = min(max(mark, 0), len(s.calls))
 	return slices.Clone(s.calls[mark:])
 }
+
+// CallsView is CallsSince without the copy: the calls after mark as a
+// read-only slice sharing the record, whose capacity ends at its length so
+// that an append copies. Recorded calls are never written again, so the
+// view stays valid while the wrapper lives.
+func (s *Scheduler) CallsView(mark int) []StoreCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mark = min(max(mark, 0), len(s.calls))
+	return s.calls[mark:len(s.calls):len(s.calls)]
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
@@ -188,6 +189,25 @@ func captureOutcome(post []faults.Call, runtime *string) *scheduler.Cursor {
 		}
 	}
 	return captured
+}
+
+// byActor returns the calls one actor made: calls itself when the actor
+// made all of them (the usual case: one actor per backend at a time), read
+// only and clipped so that an append copies; otherwise a copy in *buf,
+// which it reuses.
+func byActor(buf *[]faults.Call, calls []faults.Call, actor string) []faults.Call {
+	all := true
+	for i := range calls {
+		if calls[i].Actor != actor {
+			all = false
+			break
+		}
+	}
+	if all {
+		return slices.Clip(calls)
+	}
+	*buf = appendByActor((*buf)[:0], calls, actor)
+	return *buf
 }
 
 // appendByActor appends to dst the calls one actor made.

@@ -18,9 +18,7 @@ var errNoLister = errors.New("sim: the scheduler store does not implement schedu
 
 // judge feeds one finished operation to the model and compares results.
 func (h *Host) judge(f finished) *Violation {
-	h.actorCalls = appendByActor(h.actorCalls[:0], h.recordSince(f.backend, f.marks[f.backend]), f.actor)
-	h.actorCalls = h.withLocalFaults(h.actorCalls, f)
-	calls := h.actorCalls
+	calls := h.withLocalFaults(byActor(&h.actorCalls, h.recordSince(f.backend, f.marks[f.backend]), f.actor), f)
 	if v, cancelled := h.judgeCancelled(f, calls); cancelled {
 		return v
 	}
@@ -64,7 +62,7 @@ func (h *Host) judge(f finished) *Violation {
 
 func (h *Host) storeCalls(f finished) []model.StoreCall {
 	var out []model.StoreCall
-	for _, c := range h.sched.CallsSince(f.storeMark) {
+	for _, c := range h.sched.CallsView(f.storeMark) {
 		if c.Actor == f.actor {
 			out = append(out, model.StoreCall{Op: string(c.Op), Backend: c.Backend, Failed: c.Err != "", At: c.At})
 		}

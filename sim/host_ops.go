@@ -561,7 +561,7 @@ func (h *Host) drainRecords() {
 			}
 		}
 	}
-	for _, call := range h.sched.CallsSince(h.schedMark) {
+	for _, call := range h.sched.CallsView(h.schedMark) {
 		if call.Fault.Valid() {
 			h.stats.Faults[call.Fault.String()]++
 		}
