@@ -259,7 +259,12 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 	if req.SenderCursor != nil {
 		sender = *req.SenderCursor
 	}
-	call.Sender, call.Changes = sender, len(req.Changes)
+	call.Sender, call.Changes, call.LogEpoch = sender, len(req.Changes), c.wipes-1
+	for i, ch := range req.Changes {
+		if at := ch.Cursor(); i == 0 || at.Less(call.FirstChange) {
+			call.FirstChange = at
+		}
+	}
 	for _, ch := range req.Changes {
 		if !ch.Deleted {
 			call.PushBytes += int64(len(ch.Content))

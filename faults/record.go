@@ -59,6 +59,13 @@ type Call struct {
 	// PushBytes is the content size of the changes sent (deletes count
 	// 0): what a push byte budget counts (SPEC 6.5). Not printed.
 	PushBytes int64
+	// FirstChange is the stream position of the oldest change a push sent
+	// (zero when it sent none), whatever order they came in. Not printed.
+	FirstChange scheduler.Cursor
+	// LogEpoch is the container's LogEpoch when the call arrived (push
+	// only): whether the remote's log was emptied between two pushes. Not
+	// printed.
+	LogEpoch int
 
 	// Outputs.
 	CurrentCursor     scheduler.Cursor // fetch

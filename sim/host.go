@@ -218,6 +218,7 @@ type Host struct {
 	fifo         fifoLedger         // per-backend read-then-write sections
 	spans        syncSpans          // per-backend open change streams
 	truncs       truncationWatch    // lost logs the host could not see
+	resend       resendWatch        // per backend: the push mark the host recorded
 	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
 	lastPushed   []scheduler.Cursor // per backend: the remote\'s applied-push cursor then
 	viewStarts   int                // the host start checkLocalViews last saw
@@ -317,6 +318,7 @@ func NewHost(cfg Config) (*Host, error) {
 		h.wiped = append(h.wiped, false)
 		h.reconnected = append(h.reconnected, false)
 	}
+	h.resend.init(len(h.containers))
 	h.plantSecrets()
 	if err := h.start(); err != nil {
 		return nil, err

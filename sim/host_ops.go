@@ -556,6 +556,7 @@ func (h *Host) drainRecords() {
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
 			h.eventBytes(call.Actor, "rt", h.lineBuf)
 			h.checkPushBudget(i, call)
+			h.checkResend(i, call)
 			if detail, overlapped := h.spans.note(i, h.names[i], call); overlapped {
 				h.fail("fifo", detail)
 			}
