@@ -208,7 +208,7 @@ func (d *directRunner) start() error {
 
 func (d *directRunner) apply(op Op) error {
 	switch op.Kind {
-	case OpExec, OpWrite, OpRetry:
+	case OpExec, OpWrite, OpRetry, OpPull:
 		return d.member(op)
 	case OpAdvance:
 		return d.advance(op.Dur)
@@ -286,6 +286,8 @@ func (d *directRunner) member(op Op) error {
 			}
 		}
 		_, _ = d.ws.RetryPendingSync(d.ctx, b, d.budget)
+	case OpPull:
+		_, _ = d.ws.Pull(d.ctx, b)
 	}
 	return nil
 }

@@ -642,6 +642,7 @@ var opUsage = map[OpKind]string{
 	OpExec:         "exec bN wait|defer writes=N [staged]",
 	OpWrite:        "write bN [delete]",
 	OpRetry:        "retry bN early|due",
+	OpPull:         "pull bN",
 	OpCrash:        "crash bN",
 	OpRestart:      "restart bN",
 	OpLoseIdentity: "lose-identity bN [none]",

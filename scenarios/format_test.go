@@ -102,7 +102,7 @@ func drawScenario(t *rapid.T) Scenario {
 }
 
 func drawOp(t *rapid.T, backends int, inGroup bool) Op {
-	kinds := []OpKind{OpExec, OpWrite, OpRetry, OpHostRestart}
+	kinds := []OpKind{OpExec, OpWrite, OpRetry, OpHostRestart, OpPull}
 	if !inGroup {
 		kinds = append(kinds, OpAdvance, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpGroup, OpInject)
 	}
@@ -119,7 +119,7 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 	case OpLoseIdentity:
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
 		op.None = rapid.Bool().Draw(t, "none")
-	case OpWrite, OpCrash, OpRestart, OpTruncate:
+	case OpWrite, OpCrash, OpRestart, OpTruncate, OpPull:
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
 	case OpAdvance:
 		op.Dur = time.Duration(rapid.Int64Range(1, 1<<50).Draw(t, "dur"))

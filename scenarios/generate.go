@@ -301,6 +301,33 @@ func addDeletes(r *rand.Rand, ops []Op) {
 	}
 }
 
+// pullOneIn: one retry in this many, top level or in a group, is an
+// explicit pull of the same backend instead (OpPull).
+const pullOneIn = 3
+
+// addPulls turns about one retry in pullOneIn into an explicit
+// Workspace.Pull of the same backend, drawing from r, a stream of its own,
+// after the workload, like addDeletes. A pull is the only operation before
+// the tail whose failure reaches its caller as a Go error, so it is where
+// the SPEC's error classes (transport, EEXEC_LOST, the cross-side
+// assertion) are held to errors.Is; and pullOnce, unlike a retry's
+// pullBatch, trips the cross-side assertion when a push stopped between
+// two batches (docs/SPEC.md 6.3 QUIRK), which a pull racing an exec's
+// replayed push in a group reaches.
+func addPulls(r *rand.Rand, ops []Op) {
+	for i := range ops {
+		switch ops[i].Kind {
+		case OpRetry:
+			if r.IntN(pullOneIn) == 0 {
+				ops[i] = Op{Kind: OpPull, Backend: ops[i].Backend}
+			}
+		case OpGroup:
+			ops[i].Ops = slices.Clone(ops[i].Ops)
+			addPulls(r, ops[i].Ops)
+		}
+	}
+}
+
 // cleanShutdownOneIn: one top-level host restart in this many is a clean
 // shutdown rather than a crash.
 const cleanShutdownOneIn = 5

@@ -55,9 +55,15 @@ const (
 	// connect) before any call of its own, if there is one then. Outside
 	// Weights; the generator draws it on its own.
 	OpCancel
+	// OpPull is an explicit Workspace.Pull (pullOnce, SPEC 6.3): the one
+	// operation before the tail whose failure reaches the caller as a Go
+	// error, so its class (errors.Is against the SPEC's sentinels) can be
+	// held to the record. Outside Weights; the generator turns some
+	// retries into pulls on a stream of its own (addPulls).
+	OpPull
 )
 
-var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant", "cancel"}
+var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant", "cancel", "pull"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
@@ -82,7 +88,7 @@ func opKindByName(name string) (OpKind, bool) {
 // alarm-driven retry can race them). Fault ops are the driver's, between steps.
 func (k OpKind) InGroup() bool {
 	switch k {
-	case OpExec, OpWrite, OpRetry, OpHostRestart, OpAdvance, OpCancel:
+	case OpExec, OpWrite, OpRetry, OpHostRestart, OpAdvance, OpCancel, OpPull:
 		return true
 	}
 	return false
@@ -173,7 +179,7 @@ func (o Op) format(b *strings.Builder, indent string) {
 		if o.Staged {
 			b.WriteString(" staged")
 		}
-	case OpWrite, OpCrash, OpRestart, OpTruncate:
+	case OpWrite, OpCrash, OpRestart, OpTruncate, OpPull:
 		fmt.Fprintf(b, " b%d", o.Backend)
 		if o.Delete {
 			b.WriteString(" delete")

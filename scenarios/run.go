@@ -212,7 +212,7 @@ func apply(h *sim.Host, op Op, cut interface{ IntN(int) int }) (*sim.Violation, 
 
 func applyOne(h *sim.Host, op Op) *sim.Violation {
 	switch op.Kind {
-	case OpExec, OpWrite, OpRetry:
+	case OpExec, OpWrite, OpRetry, OpPull:
 		if v := prepare(h, op); v != nil {
 			return v
 		}
@@ -349,5 +349,7 @@ func spawn(h *sim.Host, op Op) {
 			why = "early"
 		}
 		h.SpawnRetry(op.Backend, why)
+	case OpPull:
+		h.SpawnPull(op.Backend)
 	}
 }

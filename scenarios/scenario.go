@@ -177,6 +177,7 @@ func FromSeed(seed uint64, c Config) Scenario {
 	addCancels(sim.Stream(seed, "cancels"), ops)
 	addDeletes(sim.Stream(seed, "deletes"), ops)
 	addPlantTargets(sim.Stream(seed, "plant-targets"), ops)
+	addPulls(sim.Stream(seed, "pulls"), ops)
 	if c.budget() == nil {
 		// Only the default budget stops a batch at 64 entries; a drawn one
 		// stops it within a few ordinary writes already.

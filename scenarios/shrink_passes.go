@@ -451,7 +451,7 @@ func (sh *shrinker) lowerMaxAttempts(s Scenario) (Scenario, bool) {
 // hasBackend reports whether an op of kind k names a backend.
 func hasBackend(k OpKind) bool {
 	switch k {
-	case OpExec, OpWrite, OpRetry, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpInject, OpPlant:
+	case OpExec, OpWrite, OpRetry, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpInject, OpPlant, OpPull:
 		return true
 	}
 	return false

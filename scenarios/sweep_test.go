@@ -57,7 +57,9 @@ func TestSweep(t *testing.T) {
 	// budget moving alone; properties push-budget and push-count judge them.
 	// Host deletes must be acknowledged (host-write checks they stick), and
 	// operations must address the default backend as "" too.
-	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id"} {
+	// push-after-ack: pushes with changes judged against an acknowledged
+	// mark on the same log (push-resend).
+	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack"} {
 		if rep.Reach.Faults[s] == 0 {
 			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
 		}
@@ -87,5 +89,16 @@ func TestSweep(t *testing.T) {
 		if rep.Reach.ExecSync[s] == 0 {
 			t.Errorf("exec sync outcome %s never reached in %d seeds", s, rep.Seeds)
 		}
+	}
+	// Explicit pulls must end in each error class error-class predicts,
+	// and some pullOnce (an explicit pull or the tail's first) must trip
+	// the cross-side assertion, so that its sentinel is held to errors.Is.
+	for _, s := range []string{"pull/complete", "pull/transport", "pull/injected", "pull/lost"} {
+		if rep.Reach.ExecSync[s] == 0 {
+			t.Errorf("pull outcome %s never reached in %d seeds", s, rep.Seeds)
+		}
+	}
+	if rep.Reach.ExecSync["pull/cross-side"]+rep.Reach.ExecSync["tail-pull/cross-side"] == 0 {
+		t.Errorf("no pullOnce tripped the cross-side assertion in %d seeds", rep.Seeds)
 	}
 }

@@ -212,18 +212,19 @@ type Host struct {
 	violated *Violation
 	ctx      context.Context
 
-	served       servedLedger       // which entries each backend served first
-	acked        ackedWrites        // host writes the workspace acknowledged
-	listed       localListings      // the local store's listings this check took
-	fifo         fifoLedger         // per-backend read-then-write sections
-	spans        syncSpans          // per-backend open change streams
-	truncs       truncationWatch    // lost logs the host could not see
-	resend       resendWatch        // per backend: the push mark the host recorded
-	lastFetch    []scheduler.Cursor // per backend: fetch cursor at the last check
-	lastPushed   []scheduler.Cursor // per backend: the remote\'s applied-push cursor then
-	viewStarts   int                // the host start checkLocalViews last saw
-	secrets      []*faults.Secrets  // every planter, containers first
-	storeSecrets *faults.Secrets    // the intent store's, across host starts
+	served       servedLedger             // which entries each backend served first
+	acked        ackedWrites              // host writes the workspace acknowledged
+	listed       localListings            // the local store's listings this check took
+	fifo         fifoLedger               // per-backend read-then-write sections
+	spans        syncSpans                // per-backend open change streams
+	truncs       truncationWatch          // lost logs the host could not see
+	resend       resendWatch              // per backend: the push mark the host recorded
+	pushRevReads map[string][]pushRevRead // per actor: the pushRev its pulls read
+	lastFetch    []scheduler.Cursor       // per backend: fetch cursor at the last check
+	lastPushed   []scheduler.Cursor       // per backend: the remote\'s applied-push cursor then
+	viewStarts   int                      // the host start checkLocalViews last saw
+	secrets      []*faults.Secrets        // every planter, containers first
+	storeSecrets *faults.Secrets          // the intent store's, across host starts
 
 	// events counts trace events for the watchdog (Progress); abandoned
 	// freezes a goroutine that comes back after the watchdog gave up

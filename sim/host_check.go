@@ -218,6 +218,7 @@ func (h *Host) Liveness() *Violation {
 	tailFrom := append([]int(nil), h.marks...)
 	tailPushed := make([]int, len(h.containers))
 	tailNames := make([]string, len(h.containers))
+	firstPulls := make([]tailPull, len(h.containers))
 	for i := range h.containers {
 		name := h.actorName("tail", i)
 		tailNames[i] = name
@@ -229,7 +230,8 @@ func (h *Host) Liveness() *Violation {
 			// connection died with its container; a crashed container may
 			// refuse it, so only the push and pull after it must succeed:
 			// the push re-baselines host writes, the pull brings the rest.
-			_, _ = ws.Pull(h.ctx, b)
+			_, err := ws.Pull(h.ctx, b)
+			firstPulls[i] = tailPull{err: err, upTo: h.containers[i].Mark()}
 			n, err := ws.Push(h.ctx, b)
 			if err != nil {
 				h.fail("liveness-files", fmt.Sprintf("tail push %s: %v", b, err))
@@ -247,6 +249,9 @@ func (h *Host) Liveness() *Violation {
 	h.drainRecords()
 	if h.violated != nil {
 		return h.violated
+	}
+	if v := h.judgeTailPulls(tailNames, tailFrom, firstPulls); v != nil {
+		return v
 	}
 	for i, c := range h.containers {
 		// push-count: Workspace.Push returns the changes the runtime

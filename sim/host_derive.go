@@ -220,18 +220,32 @@ func appendByActor(dst, calls []faults.Call, actor string) []faults.Call {
 	return dst
 }
 
-// pullOnceTripsCrossSide reports whether an exec's post-command pull
-// (pullOnce) ended in the cross-side assertion of SPEC 6.3 step 5 (QUIRK,
-// docs/SPEC.md 6.3): its last fetch found the remote's applied-push cursor
-// inside a revision, {R, path}, which a push batch that filled its budget
-// leaves until the next batch acknowledges {R, null}; pullOnce compares it
-// with {pushRev, null}, and once the push cursor is {R, path} the scalar
-// pushRev is R, past every path of R. The assertion fires before the
-// stream is read, so the fetch is closed unread although the cursor rule
-// says there is something to read, and no reset fetch follows. The
-// remote's answer decides the case; that the pull stopped there is the
-// only part read off the SUT, and it fits no other outcome.
-func pullOnceTripsCrossSide(calls []faults.Call) bool {
+// pushRevRead is one read of a backend's scalar pushRev by an actor (the
+// read pullOnce makes before each fetch, SPEC 6.3 step 1), as the store
+// model says it must have answered: what the store holds, never the SUT's
+// view of it. pos is the backend's record position at the read, so the
+// read belongs to the first fetch recorded after it.
+type pushRevRead struct {
+	pos int
+	rev int64
+}
+
+// pullOnceTripsCrossSide reports whether a pullOnce (an exec's post-command
+// pull or an explicit Pull) ended in the cross-side assertion of SPEC 6.3
+// step 5: at its last fetch the remote's applied-push cursor was below
+// {pushRev, null}, pushRev being the scalar the pull read just before that
+// fetch (reads). The assertion comes before step 6's early return, so it
+// fires even when there is nothing to read. In practice the remote's
+// applied-push cursor sits inside a revision, {R, path}, which a push batch
+// that filled its budget leaves until the next batch acknowledges
+// {R, null} (QUIRK, docs/SPEC.md 6.3), while the local push cursor {R, path}
+// has set the scalar to R. A divergence reset between two fetches reads
+// the scalar again, so the read before the last fetch is the one compared.
+//
+// Without a read to go by (a record from elsewhere), the remote's answer and
+// the SUT's stopping decide, as before the reads were kept: the applied-push
+// cursor inside a revision, something to read, and the stream closed unread.
+func pullOnceTripsCrossSide(calls []faults.Call, reads []pushRevRead) bool {
 	last := -1
 	for i, c := range calls {
 		if c.Op == faults.OpFetch && c.Err == "" {
@@ -242,6 +256,11 @@ func pullOnceTripsCrossSide(calls []faults.Call) bool {
 		return false
 	}
 	f := calls[last]
+	for i := len(reads) - 1; i >= 0; i-- {
+		if reads[i].pos < f.Seq {
+			return f.AppliedPushCursor.Less(scheduler.At(reads[i].rev))
+		}
+	}
 	if !f.AppliedPushCursor.HasPath || f.AppliedPushCursor.Rev == 0 {
 		return false
 	}
@@ -255,4 +274,25 @@ func pullOnceTripsCrossSide(calls []faults.Call) bool {
 		}
 	}
 	return true
+}
+
+// notePushRevRead is told of every scalar pushRev read that reached the
+// local store, with the store model's answer.
+func (h *Host) notePushRevRead(backend string, rev int64) {
+	if slices.Index(h.names, backend) < 0 {
+		return // the store probe's own backend
+	}
+	actor := h.hooks().Actor()
+	if h.pushRevReads == nil {
+		h.pushRevReads = map[string][]pushRevRead{}
+	}
+	h.pushRevReads[actor] = append(h.pushRevReads[actor], pushRevRead{pos: h.recordPos(backend), rev: rev})
+}
+
+// takePushRevReads returns actor's reads and forgets them (each actor is
+// judged once).
+func (h *Host) takePushRevReads(actor string) []pushRevRead {
+	r := h.pushRevReads[actor]
+	delete(h.pushRevReads, actor)
+	return r
 }

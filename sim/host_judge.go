@@ -55,6 +55,8 @@ func (h *Host) judge(f finished) *Violation {
 			return v
 		}
 		return h.judgeRetry(f, calls, store)
+	case "pull":
+		return h.judgePull(f, calls, store)
 	default:
 		return h.judgeExec(f, calls, store)
 	}
@@ -180,7 +182,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		if len(store) > 0 {
 			return h.fail("model", fmt.Sprintf("%s: exec failed before its command ran but touched the store: %v", f.actor, store))
 		}
-		return nil
+		return h.judgeErrClass(f, h.failureClass(f, calls))
 	}
 	// Once the command streamed, Exec fails exactly when its event stream
 	// did (SPEC 3.2: the stream errors to the consumer, sync is pending).
@@ -190,6 +192,9 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	if (facts.eventsErr || facts.cancelled) != (f.err != nil) {
 		return h.fail("model", fmt.Sprintf("%s: expected an exec error=%t (the event stream failed=%t), got %v", f.actor, facts.eventsErr, facts.eventsErr, f.err))
 	}
+	if v := h.judgeErrClass(f, streamClass(facts, calls)); v != nil {
+		return v
+	}
 	e := model.Exec{Backend: b, Runtime: facts.runtime}
 	if f.mode == workspace.SyncDefer && !facts.eventsErr {
 		e.Mode = model.Defer
@@ -197,7 +202,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	} else {
 		e.Mode = model.Wait
 		p := pullOutcome(facts.post, facts.runtime, h.budget())
-		if p.Kind == model.PullComplete && pullOnceTripsCrossSide(facts.post) {
+		if p.Kind == model.PullComplete && pullOnceTripsCrossSide(facts.post, h.takePushRevReads(f.actor)) {
 			p.Kind = model.PullFailed
 			h.stats.ExecSync["wait/cross-side"]++
 		}

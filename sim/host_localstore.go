@@ -112,9 +112,11 @@ func (s localStoreCheck) PushRev(backend string) (int64, error) {
 	rev, err := s.inner.PushRev(backend)
 	s.check("push-rev", backend, err)
 	if reached(err) {
-		if want := s.h.localModel.PushRev(backend); want != rev {
+		want := s.h.localModel.PushRev(backend)
+		if want != rev {
 			s.h.modelMismatch("push-rev", backend, "", want, rev)
 		}
+		s.h.notePushRevRead(backend, want)
 	}
 	return rev, err
 }

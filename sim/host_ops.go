@@ -24,6 +24,7 @@ type finished struct {
 	path    string // write: the host-side path written
 	exec    workspace.ExecResult
 	retry   workspace.RetryResult
+	pull    workspace.PullResult
 	err     error
 	// intent is the model's intent for the backend when a retry started:
 	// what the runtime fence must be checked against.

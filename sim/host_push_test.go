@@ -125,7 +125,27 @@ func TestPullOnceTripsCrossSide(t *testing.T) {
 		{"a reset fetch follows", []faults.Call{fetch(mid, 1, 3), closeS, fetch(scheduler.At(1), 0, 3), read}, false},
 		{"no fetch", []faults.Call{{Op: faults.OpConnect}}, false},
 	} {
-		if got := pullOnceTripsCrossSide(tc.calls); got != tc.want {
+		if got := pullOnceTripsCrossSide(tc.calls, nil); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// With the pushRev the pull read before its last fetch, the comparison
+	// is SPEC 6.3 step 5's own, ahead of step 6's early return: nothing to
+	// read still trips, and the stopping of the SUT plays no part.
+	at := func(seq int, c faults.Call) faults.Call { c.Seq = seq; return c }
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		reads []pushRevRead
+		want  bool
+	}{
+		{"nothing to read, pushRev at the revision", []faults.Call{at(5, fetch(mid, 3, 3)), at(6, closeS)}, []pushRevRead{{pos: 4, rev: 1}}, true},
+		{"pushRev behind the revision", []faults.Call{at(5, fetch(mid, 1, 3)), at(6, closeS)}, []pushRevRead{{pos: 4, rev: 0}}, false},
+		{"reset read before the second fetch", []faults.Call{at(5, fetch(mid, 1, 3)), at(6, closeS), at(8, fetch(mid, 0, 3))},
+			[]pushRevRead{{pos: 4, rev: 2}, {pos: 7, rev: 0}}, false},
+		{"a read after the fetch does not count", []faults.Call{at(5, fetch(mid, 3, 3))}, []pushRevRead{{pos: 4, rev: 0}, {pos: 5, rev: 1}}, false},
+	} {
+		if got := pullOnceTripsCrossSide(tc.calls, tc.reads); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

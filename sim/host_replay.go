@@ -62,7 +62,7 @@ func (h *Host) judgeReplay(f finished, calls []faults.Call) *Violation {
 	var i int
 	var why string
 	switch f.kind {
-	case "retry":
+	case "retry", "pull":
 		i = firstFailure(calls, len(calls))
 		if i < 0 || !calls[i].Transport {
 			return nil

@@ -1,0 +1,138 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// Property error-class: an error an operation returns carries the class
+// the SPEC gives it, matched with errors.Is against the sentinels (SPEC
+// "Go mapping": promise rejections become errors that keep their
+// classification through errors.Is / errors.As), and the class is
+// predicted from the harness's record, never read off the error:
+//
+//   - a transport failure that ended a reconnecting operation (its second
+//     pass, or a first pass the policy does not replay) surfaces as a
+//     *TransportError: errors.Is(err, workspace.ErrTransport) (SPEC 5.2
+//     steps 3, 4);
+//   - EEXEC_LOST raised by the runtime surfaces as ErrExecutionLost (5.2
+//     step 1, 7);
+//   - the cross-side assertion surfaces as ErrCrossSideInvariant and is not
+//     a transport failure (6.3 step 5: no reconnect);
+//   - any other failure the harness planted (an RPC error, a local-store
+//     fault) is returned as it is (5.2 step 1): errors.Is(err,
+//     faults.ErrInjected), and not a transport failure;
+//   - the caller's cancellation surfaces as context.Canceled;
+//   - a pull whose last pass completed returns no error.
+//
+// The failure that ends an operation is the last failed call of its own
+// (teardown aside). An operation during which another actor connected to
+// the backend is not held to a class: it may have shared that connect and
+// failed with the other actor's failure, which is not in its own calls (the
+// replay property skips it for the same reason); nor is one whose own
+// calls show no failure although it failed.
+
+// errWant is the class an operation's error must have.
+type errWant struct {
+	name     string
+	sentinel error // errors.Is(err, sentinel) must hold; nil with known: no error
+	// notTransport: errors.Is(err, workspace.ErrTransport) must not hold.
+	notTransport bool
+	known        bool
+}
+
+var (
+	wantNone      = errWant{name: "complete", known: true}
+	wantCrossSide = errWant{name: "cross-side", sentinel: workspace.ErrCrossSideInvariant, notTransport: true, known: true}
+	wantTransport = errWant{name: "transport", sentinel: workspace.ErrTransport, known: true}
+	wantLost      = errWant{name: "lost", sentinel: workspace.ErrExecutionLost, known: true}
+	wantInjected  = errWant{name: "injected", sentinel: faults.ErrInjected, notTransport: true, known: true}
+	wantCancelled = errWant{name: "cancelled", sentinel: context.Canceled, known: true}
+)
+
+// failureClass is the class of the failure that ended f's reconnecting
+// operation (its calls are f's own, local-store faults in place).
+func (h *Host) failureClass(f finished, calls []faults.Call) errWant {
+	if h.otherConnect(f) {
+		return errWant{name: "shared-connect"}
+	}
+	for i := len(calls) - 1; i >= 0; i-- {
+		c := calls[i]
+		if c.Err == "" || cleanup(c.Op) {
+			continue
+		}
+		return reconnectedClass(c)
+	}
+	return errWant{name: "unknown"}
+}
+
+// reconnectedClass is the class runWithReconnect gives the failure of call
+// c when c ends the operation.
+func reconnectedClass(c faults.Call) errWant {
+	switch {
+	case c.Err == context.Canceled.Error() && c.Fault == faults.NoFault:
+		return wantCancelled
+	case c.Transport, c.Err == faults.ErrDisposed.Error():
+		// A call on a handle the workspace closed fails with the
+		// disposed-stub phrase, a (pre-dispatch) transport failure by SPEC
+		// 5.2's classifier.
+		return wantTransport
+	case c.Lost:
+		return wantLost
+	case c.Fault == faults.RPCError || c.Op == faults.OpLocalStore:
+		return wantInjected
+	}
+	return errWant{name: "unknown"}
+}
+
+// streamClass is the class of the error Exec returns once its command
+// streamed (SPEC 3.2): the caller's cancellation, or the event stream's own
+// failure as the runtime raised it (not re-wrapped: no reconnect runs
+// there), or none.
+func streamClass(facts execFacts, calls []faults.Call) errWant {
+	switch {
+	case facts.cancelled:
+		return wantCancelled
+	case !facts.eventsErr:
+		return wantNone
+	}
+	for i := len(calls) - 1; i >= 0; i-- {
+		c := calls[i]
+		if c.Op != faults.OpEventNext || c.Err == "" {
+			continue
+		}
+		if c.Err == faults.ErrDisposed.Error() {
+			return errWant{name: "disposed", sentinel: faults.ErrDisposed, known: true}
+		}
+		return errWant{name: "stream", sentinel: faults.ErrInjected, known: true}
+	}
+	return errWant{name: "unknown"}
+}
+
+// judgeErrClass holds f's error to want (error-class).
+func (h *Host) judgeErrClass(f finished, want errWant) *Violation {
+	if !want.known || h.hit[f.actor] {
+		// A cancel landed on the operation: whatever failed next, the
+		// workspace may report its context's error instead (the cancel
+		// property judges those).
+		return nil
+	}
+	err := f.err
+	switch {
+	case want.sentinel == nil && err != nil:
+		return h.fail("error-class", fmt.Sprintf("%s: expected no error (its last pass completed, by the record), got %v", f.actor, faults.PublicText(err)))
+	case want.sentinel == nil:
+		return nil
+	case err == nil:
+		return h.fail("error-class", fmt.Sprintf("%s: expected an error matching %q (%s, by the record), got none", f.actor, want.sentinel, want.name))
+	case !errors.Is(err, want.sentinel):
+		return h.fail("error-class", fmt.Sprintf("%s: expected errors.Is(err, %q) (%s, by the record), got %T %v", f.actor, want.sentinel, want.name, err, faults.PublicText(err)))
+	case want.notTransport && errors.Is(err, workspace.ErrTransport):
+		return h.fail("error-class", fmt.Sprintf("%s: a %s failure is not a transport failure (SPEC 5.2 step 1), got errors.Is(err, ErrTransport) for %v", f.actor, want.name, faults.PublicText(err)))
+	}
+	return nil
+}

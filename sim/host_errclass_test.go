@@ -1,0 +1,108 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// TestErrorClassRule feeds an explicit pull's record and error to the
+// error-class judge: each record's class with an error of that class
+// passes, and the same message without the class (an error that prints
+// alike but does not match errors.Is), or an error of another class, fails.
+func TestErrorClassRule(t *testing.T) {
+	const actor = "#1.pull.b0"
+	inRev := scheduler.AtPath(1, "/host/3")
+	injected := func(k faults.Kind) error { return &faults.InjectedError{Kind: k, Msg: "the peer went away"} }
+	transportRec := func() []faults.Call {
+		r := &recordBuilder{actor: actor}
+		r.add(faults.Call{Op: faults.OpConnect, Err: "refused", Transport: true})
+		r.add(faults.Call{Op: faults.OpConnect, Err: "refused", Transport: true})
+		return r.calls
+	}
+	rpcRec := func() []faults.Call {
+		r := &recordBuilder{actor: actor}
+		r.add(faults.Call{Op: faults.OpConnect, Conn: 1})
+		r.add(faults.Call{Op: faults.OpFetch, Conn: 1, Fault: faults.RPCError, Err: "backend unavailable"})
+		return r.calls
+	}
+	lostRec := func() []faults.Call {
+		r := &recordBuilder{actor: actor}
+		r.add(faults.Call{Op: faults.OpConnect, Conn: 1})
+		r.add(faults.Call{Op: faults.OpFetch, Conn: 1, Fault: faults.RPCError, Err: "lost", Lost: true})
+		return r.calls
+	}
+	crossRec := func() []faults.Call {
+		r := &recordBuilder{actor: actor}
+		r.add(faults.Call{Op: faults.OpConnect, Conn: 1})
+		r.add(faults.Call{Op: faults.OpFetch, Conn: 1, Stream: 1, After: scheduler.At(1), CurrentCursor: scheduler.At(1), AppliedPushCursor: inRev})
+		r.add(faults.Call{Op: faults.OpStreamClose, Conn: 1, Stream: 1})
+		return r.calls
+	}
+	crossErr := &workspace.CrossSideError{AppliedPushCursor: inRev, PushCursor: scheduler.At(1)}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		reads []pushRevRead
+		err   error
+		class string
+		fires bool
+	}{
+		{"cross-side, the typed error", crossRec(), []pushRevRead{{pos: 1, rev: 1}}, crossErr, "cross-side", false},
+		{"cross-side, the text alone", crossRec(), []pushRevRead{{pos: 1, rev: 1}}, errors.New(crossErr.Error()), "cross-side", true},
+		{"cross-side, no error", crossRec(), []pushRevRead{{pos: 1, rev: 1}}, nil, "cross-side", true},
+		{"complete (pushRev behind), no error", crossRec(), []pushRevRead{{pos: 1, rev: 0}}, nil, "complete", false},
+		{"complete, an error", crossRec(), []pushRevRead{{pos: 1, rev: 0}}, crossErr, "complete", true},
+		{"transport, a TransportError", transportRec(), nil, &workspace.TransportError{Msg: "failed after 1 reconnect retry"}, "transport", false},
+		{"transport, the raw failure", transportRec(), nil, errors.New("connection refused"), "transport", true},
+		{"rpc error, as it is", rpcRec(), nil, &workspace.RPCError{Op: "fetchChanges", Err: injected(faults.RPCError)}, "injected", false},
+		{"rpc error, made a transport failure", rpcRec(), nil, &workspace.TransportError{Msg: "x", Cause: injected(faults.RPCError)}, "injected", true},
+		{"rpc error, class lost", rpcRec(), nil, fmt.Errorf("fetch: %v", injected(faults.RPCError)), "injected", true},
+		{"lost, an ExecutionLostError", lostRec(), nil, &workspace.ExecutionLostError{Code: workspace.CodeExecutionLost, Msg: "lost"}, "lost", false},
+		{"lost, another error", lostRec(), nil, injected(faults.RPCError), "lost", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newJudgeHost(t, nil)
+			defer h.Close()
+			f := finished{actor: actor, kind: "pull", backend: 0, marks: []int{h.containers[0].Mark()}, err: tc.err}
+			h.pushRevReads = map[string][]pushRevRead{actor: tc.reads}
+			want := h.pullErrClass(f, tc.calls)
+			if want.name != tc.class {
+				t.Fatalf("predicted class %s, want %s", want.name, tc.class)
+			}
+			v := h.judgeErrClass(f, want)
+			if fired := v != nil; fired != tc.fires {
+				t.Fatalf("expected a violation %t, got %v", tc.fires, v)
+			}
+			if v != nil && v.Property != "error-class" {
+				t.Fatalf("expected error-class, got %s", v.Property)
+			}
+		})
+	}
+}
+
+// TestExplicitPullIsJudged runs explicit pulls through a host: one that
+// finds nothing, one after a command, each judged complete with no error.
+func TestExplicitPullIsJudged(t *testing.T) {
+	h := newJudgeHost(t, nil)
+	defer h.Close()
+	h.SpawnPull(0)
+	if v := h.Step(); v != nil {
+		t.Fatal(v)
+	}
+	h.SpawnExec(0, workspace.SyncDefer, 2)
+	if v := h.Step(); v != nil {
+		t.Fatal(v)
+	}
+	h.SpawnPull(0)
+	if v := h.Step(); v != nil {
+		t.Fatal(v)
+	}
+	if n := h.stats.ExecSync["pull/complete"]; n != 2 {
+		t.Fatalf("expected 2 pulls judged complete, got %d (%v)", n, h.stats.ExecSync)
+	}
+}

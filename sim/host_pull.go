@@ -1,0 +1,116 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/model"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// An explicit Workspace.Pull (pullOnce, SPEC 6.3) before the tail. It
+// touches no intent, so the model's table stays as it is; what it is held
+// to comes from the runtime's record: the bound on connects, reading every
+// stream to its end, Applied and the fetch cursor of a complete pull, the
+// replay of a transport failure (policy always), and the class of the
+// error it returns (error-class, host_errclass.go).
+
+// SpawnPull starts an explicit Pull of backend b.
+func (h *Host) SpawnPull(b int) {
+	name := h.actorName("pull", b)
+	h.event(name, "start", "op=pull")
+	f := &finished{actor: name, kind: "pull", backend: b}
+	ws := h.ws
+	ctx := h.opContext(name)
+	var id string
+	h.rt.Go(name, func() {
+		presizeStack()
+		f.pull, f.err = ws.Pull(ctx, id)
+		h.done = append(h.done, *f)
+	})
+	id = h.callID(b, name)
+}
+
+// judgePull judges one finished Pull.
+func (h *Host) judgePull(f finished, calls []faults.Call, store []model.StoreCall) *Violation {
+	h.event(f.actor, "pull-result", describePull(f.pull, f.err)...)
+	if len(store) > 0 {
+		return h.fail("model", fmt.Sprintf("%s: an explicit pull never touches the intent store (SPEC 6.3), got %d calls: %v", f.actor, len(store), store))
+	}
+	if n := countOp(calls, faults.OpConnect); n > maxConnectsPerSync {
+		return h.fail("connect-bound", fmt.Sprintf("%s: expected at most %d connection attempts in one pull, got %d", f.actor, maxConnectsPerSync, n))
+	}
+	for _, p := range faults.SummarisePulls(calls, f.actor) {
+		if p.ClosedEarly && p.Entries > 0 {
+			return h.fail("pull-to-end", fmt.Sprintf("%s: pullOnce closed stream of fetch #%d after %d entries, before its end (SPEC 6.3)", f.actor, p.FetchSeq, p.Entries))
+		}
+	}
+	want := h.pullErrClass(f, calls)
+	h.stats.ExecSync["pull/"+want.name]++
+	if v := h.judgeErrClass(f, want); v != nil {
+		return v
+	}
+	if f.err != nil {
+		return nil
+	}
+	if v := h.judgeApplied(f, calls, f.pull.Applied); v != nil {
+		return v
+	}
+	return h.judgeCompleteAtTarget(f, calls)
+}
+
+// pullErrClass predicts the error of an explicit pull from its record: none
+// when its last pass completed, the cross-side assertion when the last fetch
+// found the remote's applied-push cursor inside a revision
+// (pullOnceTripsCrossSide), else the class of the failure that ended it.
+func (h *Host) pullErrClass(f finished, calls []faults.Call) errWant {
+	out := pullOutcome(calls, nil, h.budget())
+	switch out.Kind {
+	case model.PullComplete:
+		if pullOnceTripsCrossSide(calls, h.takePushRevReads(f.actor)) {
+			return wantCrossSide
+		}
+		return wantNone
+	case model.PullFailed, model.PullLost:
+		return h.failureClass(f, calls)
+	}
+	return errWant{name: "unknown"}
+}
+
+// tailPull is the first pull of the liveness tail: its error, and how far
+// its backend's record had got when it returned.
+type tailPull struct {
+	err  error
+	upTo int
+}
+
+// judgeTailPulls holds the liveness tail's first pull of each backend to
+// error-class. That pull may fail (a crashed container may still refuse
+// the connect), but not with any error: it is the first pullOnce after
+// every fault, so a push the run left between two batches makes it trip
+// the cross-side assertion (docs/SPEC.md 6.3 QUIRK), and that error must
+// match ErrCrossSideInvariant.
+func (h *Host) judgeTailPulls(names []string, from []int, pulls []tailPull) *Violation {
+	for i, c := range h.containers {
+		calls := appendByActor(nil, c.AppendRecordSince(nil, from[i]), names[i])
+		n := 0
+		for n < len(calls) && calls[n].Seq <= pulls[i].upTo {
+			n++
+		}
+		f := finished{actor: names[i], kind: "pull", backend: i, err: pulls[i].err, marks: from}
+		want := h.pullErrClass(f, calls[:n])
+		h.stats.ExecSync["tail-pull/"+want.name]++
+		if v := h.judgeErrClass(f, want); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func describePull(r workspace.PullResult, err error) []string {
+	if err != nil {
+		return []string{"error=" + oneWord(faults.PublicText(err))}
+	}
+	return []string{"applied=" + strconv.Itoa(r.Applied)}
+}
