@@ -220,6 +220,7 @@ type Host struct {
 	truncs       truncationWatch          // lost logs the host could not see
 	resend       resendWatch              // per backend: the push mark the host recorded
 	pushRevReads map[string][]pushRevRead // per actor: the pushRev its pulls read
+	leaks        leakWatch                // per backend: connections left open
 	lastFetch    []scheduler.Cursor       // per backend: fetch cursor at the last check
 	lastPushed   []scheduler.Cursor       // per backend: the remote\'s applied-push cursor then
 	viewStarts   int                      // the host start checkLocalViews last saw
@@ -415,6 +416,7 @@ func (h *Host) start() error {
 		return fmt.Errorf("sim: build workspace: %w", err)
 	}
 	h.ws = ws
+	h.leaks.hostStarted(h.containers)
 	h.starts++
 	h.stats.HostStarts = h.starts
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))

@@ -75,6 +75,9 @@ func (h *Host) checkState() *Violation {
 	if v := h.checkLocalViews(); v != nil {
 		return v
 	}
+	if v := h.checkLeaks(); v != nil {
+		return v
+	}
 	if v := h.traceSecrecy(); v != nil {
 		return v
 	}

@@ -56,8 +56,14 @@ func (h *Host) judge(f finished) *Violation {
 		}
 		return h.judgeRetry(f, calls, store)
 	case "pull":
+		if v := h.judgeRetrySpan(f); v != nil {
+			return v
+		}
 		return h.judgePull(f, calls, store)
 	default:
+		if v := h.judgeRetrySpan(f); v != nil {
+			return v
+		}
 		return h.judgeExec(f, calls, store)
 	}
 }

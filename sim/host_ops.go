@@ -558,6 +558,7 @@ func (h *Host) drainRecords() {
 			h.eventBytes(call.Actor, "rt", h.lineBuf)
 			h.checkPushBudget(i, call)
 			h.checkResend(i, call)
+			h.leaks.note(i, call)
 			if detail, overlapped := h.spans.note(i, h.names[i], call); overlapped {
 				h.fail("fifo", detail)
 			}

@@ -17,15 +17,48 @@ import (
 // connects (shared or for a spawn), the spawn, event streams, closes,
 // watermarks — are not fetches or pushes. Read from the runtime's record
 // only; a cancelled retry is judged by property cancel instead.
+//
+// The same holds for the other operations that run whole inside FIFO
+// entries: an explicit Pull (serialize around runWithReconnect, SPEC 5.1)
+// and an exec's post-command step (the wait-mode pull, or the deferred
+// capture inside its scheduling entry; the scheduling after a failed wait
+// pull makes no runtime call), which starts after the command's event
+// stream was read and closed (SPEC 3.2) — the close and a handle closed by
+// invalidation run outside the FIFO and do not start it.
 func (h *Host) judgeRetrySpan(f finished) *Violation {
 	if h.hit[f.actor] {
 		return nil
 	}
 	rec := h.recordSince(f.backend, f.marks[f.backend])
+	what := f.kind
+	if f.kind == "exec" {
+		rec, what = postCommand(rec, f.actor), "post-command step"
+	}
 	if i, first, last := retrySpanOverlap(rec, f.actor); i >= 0 {
 		c := &rec[i]
-		return h.fail("fifo", fmt.Sprintf("%s's %s #%d on %s landed inside %s's retry (its calls #%d to #%d): two sync operations of one backend overlapped (SPEC 5.1, 11.9)",
-			c.Actor, c.Op, c.Seq, h.names[f.backend], f.actor, rec[first].Seq, rec[last].Seq))
+		return h.fail("fifo", fmt.Sprintf("%s's %s #%d on %s landed inside %s's %s (its calls #%d to #%d): two sync operations of one backend overlapped (SPEC 5.1, 11.9)",
+			c.Actor, c.Op, c.Seq, h.names[f.backend], f.actor, what, rec[first].Seq, rec[last].Seq))
+	}
+	return nil
+}
+
+// postCommand returns rec from an exec actor's first call of its
+// post-command step: after its last event-stream read, closes skipped.
+// Nothing when the command never streamed.
+func postCommand(rec []faults.Call, actor string) []faults.Call {
+	from := -1
+	for i := range rec {
+		if rec[i].Actor == actor && rec[i].Op == faults.OpEventNext {
+			from = i + 1
+		}
+	}
+	if from < 0 {
+		return nil
+	}
+	for i := from; i < len(rec); i++ {
+		if c := &rec[i]; c.Actor == actor && c.Op != faults.OpEventClose && c.Op != faults.OpClose {
+			return rec[i:]
+		}
 	}
 	return nil
 }

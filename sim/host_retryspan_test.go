@@ -36,3 +36,28 @@ func TestRetrySpanRule(t *testing.T) {
 		}
 	}
 }
+
+// TestPostCommandSpan: an exec's post-command step starts after its last
+// event read, its stream and handle closes aside, so a push of another
+// actor between the command's events and the step's first call is outside
+// it, and one inside the step's pull is an overlap.
+func TestPostCommandSpan(t *testing.T) {
+	const x, o = "#1.exec.b0", "#2.exec.b0"
+	call := func(actor string, op faults.Op) faults.Call { return faults.Call{Actor: actor, Op: op} }
+	exec := []faults.Call{call(x, faults.OpExec), call(x, faults.OpEventNext), call(x, faults.OpEventClose),
+		call(o, faults.OpPush), call(x, faults.OpSync), call(x, faults.OpFetch), call(o, faults.OpPush), call(x, faults.OpStreamClose)}
+	i, _, _ := retrySpanOverlap(postCommand(exec, x), x)
+	if i < 0 {
+		t.Fatalf("a push inside the post-command pull was not seen")
+	}
+	if got := postCommand(exec, x)[i]; got.Actor != o || got.Op != faults.OpPush {
+		t.Fatalf("expected the second push, got %v", got)
+	}
+	clean := append(append([]faults.Call(nil), exec[:6]...), exec[7])
+	if i, _, _ := retrySpanOverlap(postCommand(clean, x), x); i >= 0 {
+		t.Fatalf("the push before the step's first call was taken for an overlap (index %d)", i)
+	}
+	if rec := postCommand(exec[:1], x); rec != nil {
+		t.Fatalf("an exec that never streamed has no post-command step, got %v", rec)
+	}
+}
