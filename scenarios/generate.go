@@ -225,6 +225,15 @@ const cancelGroupOneIn = 3
 // scenario is what the workload stream alone makes of the seed. The cancel
 // takes a member's place rather than adding one, so the scenario keeps the
 // number of steps it was drawn with, and two operations remain to race.
+//
+// The operations of a cancelling group all move to the first one's
+// backend: what a cancel must leave intact is per backend (its FIFO, where
+// a caller that leaves must not let the ones behind it pass the one still
+// running, SPEC 5.1; its shared connect, 5.4), and members drawing backends
+// freely put two or three of them in one FIFO only a quarter to a half of
+// the time. Measured on 4,000 seeds with a probe in the FIFO: a waiter
+// walking past an abandoned entry whose predecessor still ran happened 3
+// times with free backends, 15 with one group in two moved, 23 with all.
 func addCancels(r *rand.Rand, ops []Op) {
 	for i, op := range ops {
 		if op.Kind != OpGroup || slices.ContainsFunc(op.Ops, func(m Op) bool { return m.Kind == OpHostRestart }) {
@@ -233,10 +242,16 @@ func addCancels(r *rand.Rand, ops []Op) {
 		if r.IntN(cancelGroupOneIn) == 0 && len(op.Ops) >= 3 {
 			members := slices.Clone(op.Ops)
 			members[len(members)-1] = Op{Kind: OpCancel}
+			for j := range members {
+				if hasBackend(members[j].Kind) {
+					members[j].Backend = members[0].Backend
+				}
+			}
 			ops[i].Ops = members
 		}
 	}
 }
+
 
 // plantTargets: a host-written intent mostly has no target; sometimes it
 // targets an early entry of the remote's log, a path inside a revision,

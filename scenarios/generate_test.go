@@ -81,3 +81,40 @@ func TestSwarmLeavesFaultOpsToTheProfile(t *testing.T) {
 		t.Errorf("%d of %d seeds truncate a log, want about half", truncating, seeds)
 	}
 }
+
+// TestCancelGroupsShareABackend: cancelling groups race their operations
+// on one backend (addCancels), and explicit pulls replace some retries
+// (addPulls).
+func TestCancelGroupsShareABackend(t *testing.T) {
+	same, mixed, pulls := 0, 0, 0
+	for seed := uint64(1); seed <= 400; seed++ {
+		for _, op := range FromSeed(seed, DefaultConfig).Ops {
+			if op.Kind == OpPull {
+				pulls++
+			}
+			if op.Kind != OpGroup || !hasMember(op, OpCancel) {
+				continue
+			}
+			backends := map[int]bool{}
+			for _, m := range op.Ops {
+				if m.Kind == OpPull {
+					pulls++
+				}
+				if hasBackend(m.Kind) {
+					backends[m.Backend] = true
+				}
+			}
+			if len(backends) == 1 {
+				same++
+			} else if len(backends) > 1 {
+				mixed++
+			}
+		}
+	}
+	if same == 0 || mixed != 0 {
+		t.Errorf("cancelling groups on one backend %d, on several %d: expected all on one", same, mixed)
+	}
+	if pulls == 0 {
+		t.Error("no explicit pull generated in 400 seeds")
+	}
+}

@@ -87,7 +87,13 @@ func (h *Host) StepCancel(draws interface{ IntN(int) int }) *Violation {
 	defer func() { h.cutCancel, h.cancelPlan = false, CancelPoint{} }()
 	n := h.cancelPlan.Decision
 	if n == 0 {
-		n = 1 + draws.IntN(maxCancelSwitches)
+		// Skewed towards the step's first decisions, where operations
+		// still wait in their backend's FIFO or on a shared connect
+		// (cancel-abandoned: SPEC 5.1's leaving caller, whose successors
+		// must keep waiting for the one running); every decision up to
+		// the bound stays possible for the cancels of a running exec or
+		// pull.
+		n = 1 + draws.IntN(1+draws.IntN(maxCancelSwitches))
 	}
 	return h.step(n)
 }

@@ -53,6 +53,13 @@ func (h *Host) checkLocalViews() *Violation {
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", name, err))
 		}
+		// The store's answer is the store model's first (local-store): a
+		// cursor stored wrong is a fault of the store at the write, before
+		// it is one of the pull that wrote it.
+		if want := h.localModel.FetchCursor(name); want != normalCursor(cur) {
+			h.modelMismatch("fetch-cursor", name, "", want, cur)
+			return h.violated
+		}
 		if cur.Compare(h.lastFetch[i]) < 0 {
 			return h.fail("cursor-monotone", fmt.Sprintf("backend %s: fetch cursor moved back from %s to %s with the remote's log intact", name, h.lastFetch[i], cur))
 		}
@@ -70,6 +77,10 @@ func (h *Host) checkLocalViews() *Violation {
 		push, err := h.store.PushCursor(name)
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store PushCursor(%s): %w", name, err))
+		}
+		if want := h.localModel.PushCursor(name); want != normalCursor(push) {
+			h.modelMismatch("push-cursor", name, "", want, push)
+			return h.violated
 		}
 		if marks.FetchCursor.Less(push) {
 			return h.fail("pushed-applied", fmt.Sprintf("backend %s: local push cursor %s is past the remote's applied-push cursor %s: a push was recorded as sent before the remote took it in", name, push, marks.FetchCursor))

@@ -32,6 +32,11 @@ func (h *Host) judgeRetrySpan(f finished) *Violation {
 	rec := h.recordSince(f.backend, f.marks[f.backend])
 	what := f.kind
 	if f.kind == "exec" {
+		if i, first, last := pushRunOverlap(rec, f.actor); i >= 0 {
+			c := &rec[i]
+			return h.fail("fifo", fmt.Sprintf("%s's %s #%d on %s landed inside %s's pre-exec push (its pushes #%d to #%d): two sync operations of one backend overlapped (SPEC 5.1, 11.9)",
+				c.Actor, c.Op, c.Seq, h.names[f.backend], f.actor, rec[first].Seq, rec[last].Seq))
+		}
 		rec, what = postCommand(rec, f.actor), "post-command step"
 	}
 	if i, first, last := retrySpanOverlap(rec, f.actor); i >= 0 {
@@ -40,6 +45,36 @@ func (h *Host) judgeRetrySpan(f finished) *Violation {
 			c.Actor, c.Op, c.Seq, h.names[f.backend], f.actor, what, rec[first].Seq, rec[last].Seq))
 	}
 	return nil
+}
+
+// pushRunOverlap is the span rule for an exec's pre-exec pushes: each pass's
+// pushOnce is one FIFO entry whose only runtime calls are its batches, so
+// between two pushes of the actor with no other call of its own between
+// them, no other actor fetches or pushes. It returns the index of the
+// first such call and the run's first and last push; -1 when none.
+func pushRunOverlap(rec []faults.Call, actor string) (overlap, first, last int) {
+	first, last = -1, -1
+	for i := range rec {
+		c := &rec[i]
+		if c.Actor != actor {
+			continue
+		}
+		if c.Op != faults.OpPush {
+			first = -1 // a call of its own between: the run (pass) is over
+			continue
+		}
+		if first >= 0 {
+			for j := last + 1; j < i; j++ {
+				if o := &rec[j]; o.Op == faults.OpFetch || o.Op == faults.OpPush {
+					return j, first, i
+				}
+			}
+		} else {
+			first = i
+		}
+		last = i
+	}
+	return -1, -1, -1
 }
 
 // postCommand returns rec from an exec actor's first call of its

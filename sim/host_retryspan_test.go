@@ -61,3 +61,26 @@ func TestPostCommandSpan(t *testing.T) {
 		t.Fatalf("an exec that never streamed has no post-command step, got %v", rec)
 	}
 }
+
+// TestPushRunSpan: between two pre-exec pushes of one pass, another actor's
+// fetch or push is an overlap; one between two passes (a call of the exec's
+// own between them) is not.
+func TestPushRunSpan(t *testing.T) {
+	const x, o = "#1.exec.b0", "#2.pull.b0"
+	call := func(actor string, op faults.Op) faults.Call { return faults.Call{Actor: actor, Op: op} }
+	for _, tc := range []struct {
+		name  string
+		rec   []faults.Call
+		fires bool
+	}{
+		{"fetch between two batches", []faults.Call{call(x, faults.OpPush), call(o, faults.OpFetch), call(x, faults.OpPush)}, true},
+		{"fetch between two passes", []faults.Call{call(x, faults.OpPush), call(x, faults.OpClose), call(o, faults.OpFetch), call(x, faults.OpConnect), call(x, faults.OpPush)}, false},
+		{"fetch after the push", []faults.Call{call(x, faults.OpPush), call(x, faults.OpPush), call(o, faults.OpFetch), call(x, faults.OpExec)}, false},
+		{"a connect of another between batches", []faults.Call{call(x, faults.OpPush), call(o, faults.OpConnect), call(x, faults.OpPush)}, false},
+	} {
+		i, _, _ := pushRunOverlap(tc.rec, x)
+		if fired := i >= 0; fired != tc.fires {
+			t.Errorf("%s: expected an overlap %t, got index %d", tc.name, tc.fires, i)
+		}
+	}
+}
