@@ -48,7 +48,9 @@
 //	                                                                  local store
 //	11.9  same-backend mutations never        fifo                    record (store calls in order;
 //	      overlap                                                     runtime calls: no fetch or push
-//	                                                                  inside another actor's stream)
+//	                                                                  inside another actor's stream,
+//	                                                                  retry, explicit pull, post-command
+//	                                                                  step or pre-exec push pass)
 //	11.10 at most 2 connection attempts per   connect-bound           record (connects by actor)
 //	      sync operation
 //	11.11 deferred exec never pulls, always   defer-never-pulls,      record; predicted
@@ -69,7 +71,15 @@
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
 // store failure the harness did not inject), lost-message (SPEC 5.2 step 1:
 // a lost after a first-pass transport failure names it: record), api (SPEC
-// 2.2 option validation, predicted from drawn options), and the liveness properties,
+// 2.2 option validation, predicted from drawn options), error-class (the SPEC's
+// sentinels through errors.Is: the class of an explicit pull's, the tail's
+// first pull's or an exec's error is predicted from the record, the
+// cross-side assertion from the remote's applied-push cursor and the pushRev
+// the store model says the pull read), push-resend (SPEC 6.5-6.7: no push
+// re-sends a change the remote acknowledged and the local store recorded
+// while the remote's log stood: record + local store), handle-leak (SPEC
+// 5.3, 5.4: between steps at most the latest connection is open: record),
+// and the liveness properties,
 // liveness-converge among them (a lost log converges unless a truncation
 // was outrun before the host could see it: sim/host_truncation.go).
 package model

@@ -37,7 +37,7 @@ var Properties = []string{
 	"timer-escape", "dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
 	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-count", "local-store", "replay", "invalidate",
-	"lost-message", "api",
+	"lost-message", "api", "error-class", "push-resend", "handle-leak",
 }
 
 func (h *Host) fail(property, detail string) *Violation {
