@@ -252,7 +252,6 @@ func addCancels(r *rand.Rand, ops []Op) {
 	}
 }
 
-
 // plantTargets: a host-written intent mostly has no target; sometimes it
 // targets an early entry of the remote's log, a path inside a revision,
 // or (past the log's end) its current revision.
