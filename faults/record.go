@@ -59,6 +59,10 @@ type Call struct {
 	// PushBytes is the content size of the changes sent (deletes count
 	// 0): what a push byte budget counts (SPEC 6.5). Not printed.
 	PushBytes int64
+	// At is the clock reading when the call was recorded, after its
+	// blocking point (zero without Container.SetClock): what a wall-time
+	// budget is judged by. Not printed.
+	At time.Time
 
 	// Outputs.
 	CurrentCursor     scheduler.Cursor // fetch
@@ -343,6 +347,9 @@ func (c *Container) ReleaseRecord() {
 // appendLocked stamps call with its sequence number and records it.
 func (c *Container) appendLocked(call Call) {
 	call.Seq = c.record.n + 1
+	if c.now != nil {
+		call.At = c.now()
+	}
 	c.record.add(call)
 }
 

@@ -35,6 +35,11 @@ type Config struct {
 	// Entries are a few dozen bytes, so the small values FromSeed draws
 	// stop batches by bytes (docs/SPEC.md 6.4, the Go byte-budget rule).
 	MaxBytes int64
+	// MaxWallTime is the retry batch's wall-time budget (0: none, the
+	// default). Virtual time moves inside a group only when a tick runs,
+	// so FromSeed draws values about one tick long: a batch meets its
+	// budget where the schedule puts a tick between its start and a read.
+	MaxWallTime time.Duration
 	// PushEntries and PushBytes are the workspace's push batch budget
 	// (workspace.Options.PushBatch; 0: SPEC 6.5's 256 entries and 4 MiB).
 	// FromSeed draws small ones for some seeds, so that pushes of a few
@@ -103,6 +108,11 @@ const noRuntimeIDOneIn = 4
 // so a budget compared with >= instead of > shows.
 var maxBytesChoices = []int64{0, 0, 0, 0, 0, 1, 30, 42, 44, 50}
 
+// maxWallChoices: mostly none; sometimes a wall-time budget of one
+// nanosecond (spent by any tick), or exactly one of the tick lengths
+// (advanceSteps), so that a budget compared with > instead of >= shows.
+var maxWallChoices = []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, time.Nanosecond, 100 * time.Millisecond, time.Second, 30 * time.Second}
+
 // pushEntriesChoices and pushBytesChoices: mostly SPEC 6.5's PUSH_BATCH,
 // sometimes a batch of one to three entries. A host write's content is
 // "host /host/N", 13 to 15 bytes: 20 bytes is one entry per batch, 30 two
@@ -127,7 +137,7 @@ var specDefaultBudget = workspace.Budget{MaxEntries: 64, MaxBytes: 4 << 20}
 // budget is the batch budget a scenario's retries run with (nil: the
 // workspace default).
 func (c Config) budget() *workspace.Budget {
-	if c.MaxEntries == 0 && c.MaxBytes == 0 {
+	if c.MaxEntries == 0 && c.MaxBytes == 0 && c.MaxWallTime == 0 {
 		return nil
 	}
 	b := specDefaultBudget
@@ -137,6 +147,7 @@ func (c Config) budget() *workspace.Budget {
 	if c.MaxBytes > 0 {
 		b.MaxBytes = c.MaxBytes
 	}
+	b.MaxWallTime = c.MaxWallTime
 	return &b
 }
 
@@ -160,6 +171,9 @@ func FromSeed(seed uint64, c Config) Scenario {
 		// Its own stream: the workload is the same whatever the budget.
 		c.MaxBytes = maxBytesChoices[sim.Stream(seed, "budget/bytes").IntN(len(maxBytesChoices))]
 	}
+	if c.MaxWallTime == 0 {
+		c.MaxWallTime = maxWallChoices[sim.Stream(seed, "budget/wall").IntN(len(maxWallChoices))]
+	}
 	if c.PushEntries == 0 {
 		c.PushEntries = pushEntriesChoices[sim.Stream(seed, "budget/push-entries").IntN(len(pushEntriesChoices))]
 	}
@@ -177,9 +191,10 @@ func FromSeed(seed uint64, c Config) Scenario {
 	addCancels(sim.Stream(seed, "cancels"), ops)
 	addDeletes(sim.Stream(seed, "deletes"), ops)
 	addPlantTargets(sim.Stream(seed, "plant-targets"), ops)
-	if c.budget() == nil {
-		// Only the default budget stops a batch at 64 entries; a drawn one
-		// stops it within a few ordinary writes already.
+	if c.MaxEntries == 0 && c.MaxBytes == 0 {
+		// Only the default entry and byte budget stops a batch at 64
+		// entries; a drawn one stops it within a few ordinary writes
+		// already (a wall-time budget stops none without a tick).
 		addBursts(sim.Stream(seed, "bursts"), ops)
 	}
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}

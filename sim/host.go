@@ -123,8 +123,11 @@ type Host struct {
 	t0    time.Time // the clock's start: Epoch, shifted and located (drawStart)
 	opts  model.Options
 	clock *Clock
-	rt    *Runtime
-	trace *Trace
+	// latency moves the clock at stream reads in runs with a wall-time
+	// budget (host_latency.go); nil otherwise.
+	latency *readLatency
+	rt      *Runtime
+	trace   *Trace
 
 	names      []string // backend ids, b0..bN-1
 	containers []*faults.Container
@@ -272,6 +275,9 @@ func NewHost(cfg Config) (*Host, error) {
 	}
 	h.clock, h.trace = NewClock(h.t0), NewTrace(h.t0)
 	h.clock.SetSpawn(h.spawnTimer)
+	if cfg.Budget != nil {
+		h.latency = h.newReadLatency(cfg.Budget.MaxWallTime)
+	}
 	h.strategy = cfg.Strategy
 	if h.strategy == nil {
 		h.strategy = &Uniform{}
@@ -296,6 +302,9 @@ func NewHost(cfg Config) (*Host, error) {
 	if cfg.NoScheduler {
 		header += " scheduler=none"
 	}
+	if cfg.Budget != nil && cfg.Budget.MaxWallTime > 0 {
+		header += " max-wall=" + cfg.Budget.MaxWallTime.String()
+	}
 	if cfg.NoRuntimeID != "" {
 		header += " no-runtime-id=" + cfg.NoRuntimeID
 	}
@@ -307,6 +316,7 @@ func NewHost(cfg Config) (*Host, error) {
 		h.names = append(h.names, name)
 		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(name)), &profile)
 		c.SetLostCode(h.actorRand(FaultsLabel(name) + "/lost-code"))
+		c.SetClock(h.clock.Now) // the raw clock: stamping a call is no read of the SUT's
 		if name == cfg.NoRuntimeID {
 			c.SetAnonymous()
 		}
@@ -344,11 +354,17 @@ func resolveRetry(r workspace.RetryOptions) (model.Options, error) {
 }
 
 // hooks connects the containers and the store wrapper to the actor runtime.
-func (h *Host) hooks() faults.Hooks { return runtimeHooks{h.rt} }
+func (h *Host) hooks() faults.Hooks { return runtimeHooks{h.rt, h} }
 
-type runtimeHooks struct{ rt *Runtime }
+type runtimeHooks struct {
+	rt *Runtime
+	h  *Host
+}
 
-func (r runtimeHooks) Block(point string) { r.rt.Block(point) }
+func (r runtimeHooks) Block(point string) {
+	r.h.beforeBlock(point)
+	r.rt.Block(point)
+}
 func (r runtimeHooks) Actor() string {
 	if a := r.rt.Actor(); a != "" {
 		return a

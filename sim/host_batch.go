@@ -72,21 +72,30 @@ func streamEntries(calls []faults.Call) map[int][]servedEntry {
 // judgeBatches is property batch-budget for a retry: every stream is read
 // as planBatch says — never past the point the budget stops it, and,
 // closed before its end without a failure, only where the entry or byte
-// budget (or a set wall-time budget, whose clock the record does not
-// show) stops it.
+// budget stops it or the wall-time budget may have run out
+// (host_wallbudget.go).
 func (h *Host) judgeBatches(f finished, calls []faults.Call) *Violation {
 	budget := h.budget()
+	wall := h.wallOf(f)
+	if v := h.judgeWallReads(f, calls, wall); v != nil {
+		return v
+	}
 	entries := streamEntries(calls)
 	for _, p := range faults.SummarisePulls(calls, f.actor) {
-		es := entries[pullStream(calls, p.FetchSeq)]
+		stream := pullStream(calls, p.FetchSeq)
+		es := entries[stream]
 		plan := planBatch(es, budget)
 		if plan.overRead > 0 {
 			return h.fail("batch-budget", fmt.Sprintf("%s: read %d entries of fetch #%d, %d past where the budget {entries %d, bytes %d} stops it",
 				f.actor, p.Entries, p.FetchSeq, plan.overRead, budget.MaxEntries, budget.MaxBytes))
 		}
-		if p.ClosedEarly && p.Entries > 0 && !plan.entryStop && !plan.byteStop && budget.MaxWallTime == 0 {
-			return h.fail("batch-budget", fmt.Sprintf("%s: stopped fetch #%d after %d entries, before its end and under the budget {entries %d, bytes %d}",
-				f.actor, p.FetchSeq, p.Entries, budget.MaxEntries, budget.MaxBytes))
+		wallMay := wall.mayHaveRunOut(streamClosedAt(calls, stream))
+		if p.ClosedEarly && !plan.entryStop && !plan.byteStop && wallMay && f.err == nil {
+			h.stats.Retry["wall-stop"]++ // reachability: a stop only the wall budget explains
+		}
+		if p.ClosedEarly && p.Entries > 0 && !plan.entryStop && !plan.byteStop && !wallMay {
+			return h.fail("batch-budget", fmt.Sprintf("%s: stopped fetch #%d after %d entries, before its end and under the budget {entries %d, bytes %d, wall time %v}",
+				f.actor, p.FetchSeq, p.Entries, budget.MaxEntries, budget.MaxBytes, budget.MaxWallTime))
 		}
 	}
 	return nil

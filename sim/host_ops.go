@@ -25,8 +25,9 @@ type finished struct {
 	exec    workspace.ExecResult
 	retry   workspace.RetryResult
 	err     error
-	// intent is the model's intent for the backend when a retry started:
-	// what the runtime fence must be checked against.
+	// begun is when a retry's actor first ran: its pull read the start of
+	// a wall-time budget no earlier (wallBudget).
+	begun     time.Time
 	storeMark int
 	localMark int
 	marks     []int
@@ -101,6 +102,7 @@ func (h *Host) spawnRetry(name string, b int, done func(error)) {
 	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
+		f.begun = h.clock.Now()
 		f.retry, f.err = ws.RetryPendingSync(ctx, id, h.cfg.Budget)
 		h.done = append(h.done, *f)
 		if done != nil {
@@ -440,6 +442,9 @@ func (h *Host) Advance(d time.Duration) *Violation {
 	var last time.Time
 	rounds := 0
 	for h.violated == nil {
+		if now := h.clock.Now(); now.After(end) {
+			end = now // the steps took time (read latency): the advance is over
+		}
 		next, ok := h.clock.NextDue()
 		if !ok || next.After(end) {
 			h.clock.AdvanceTo(end)
