@@ -91,12 +91,17 @@ func TestParseEventRecords(t *testing.T) {
 	}{
 		{with(func(c *faults.Call) { c.Op, c.Stream, c.Relaunched = faults.OpConnect, 0, true }),
 			[]string{"seq S 12", "op B connect", "conn W 2", "rt W b0-rt3", "relaunched F "}},
-		{with(func(c *faults.Call) { c.Op, c.Conn = faults.OpConnect, 0; c.Fault, c.Armed, c.Err = faults.TransportConnect, true, "boom" }),
+		{with(func(c *faults.Call) {
+			c.Op, c.Conn = faults.OpConnect, 0
+			c.Fault, c.Armed, c.Err = faults.TransportConnect, true, "boom"
+		}),
 			[]string{"seq S 12", "op B connect", "conn W 0", "stream W 4", "fault W transport-connect", "armed F ", "err W boom q"}},
 		{with(func(c *faults.Call) {
 			c.Op, c.After, c.Through, c.CurrentCursor, c.AppliedPushCursor, c.CurrentRev = faults.OpFetch, cur(1, ""), &through, cur(9, "/z"), cur(2, ""), 9
 		}), []string{"seq S 12", "op B fetch", "conn W 2", "rt W b0-rt3", "stream W 4", "after W {1,null}", `through W {7,"/a b"}`, `current W {9,"/z"}`, "appliedPush W {2,null}", "rev W 9"}},
-		{with(func(c *faults.Call) { c.Op, c.Entry, c.Entries, c.EOF, c.HasRuntimeID = faults.OpStreamNext, &entry, 3, true, false }),
+		{with(func(c *faults.Call) {
+			c.Op, c.Entry, c.Entries, c.EOF, c.HasRuntimeID = faults.OpStreamNext, &entry, 3, true, false
+		}),
 			[]string{"seq S 12", "op B stream-next", "conn W 2", "rt W none", "stream W 4", "entry W {3,null}", "served W 3", "eof F "}},
 		{with(func(c *faults.Call) { c.Op, c.Settle, c.CurrentRev = faults.OpWatermarks, true, 5 }),
 			[]string{"seq S 12", "op B watermarks", "conn W 2", "rt W b0-rt3", "stream W 4", "settle W true", "rev W 5"}},
