@@ -31,11 +31,13 @@ func explainFailingRun(t testing.TB) (scenarios.Scenario, scenarios.Result) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		lines := r.Trace.Lines()
-		pulled := slices.ContainsFunc(lines, func(l string) bool {
-			return strings.Contains(l, " fetch conn ") && !strings.Contains(l, " err ")
+		events := r.Trace.Events()
+		pulled := slices.ContainsFunc(events, func(e sim.Event) bool {
+			return e.Kind == sim.KindRuntime && e.Value("op") == "fetch" && !e.Has("err")
 		})
-		faulted := slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " fault ") })
+		faulted := slices.ContainsFunc(events, func(e sim.Event) bool {
+			return e.Kind == "fault" || (e.IsRecord() && e.Has("fault"))
+		})
 		if r.Violation != nil && pulled && faulted {
 			return s, r
 		}
