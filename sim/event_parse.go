@@ -184,10 +184,14 @@ func groupEnd(s string) int {
 
 // tokens splits a body at single spaces into tokens; an empty body is one
 // empty token.
-func tokens(s string) []token {
-	var out []token
+func tokens(s string) []token { return splitSpaced(s, nextToken) }
+
+// splitSpaced reads s as pieces separated by single spaces, each read by
+// next (which returns what follows its piece: "" or a space and more).
+func splitSpaced[T any](s string, next func(string) (T, string)) []T {
+	var out []T
 	for {
-		t, rest := nextToken(s)
+		t, rest := next(s)
 		out = append(out, t)
 		if rest == "" {
 			return out
@@ -290,17 +294,7 @@ func ParseDetails(s string) []Field { return parseDetails(s) }
 // parseDetails reads details. A value may be Go-quoted or a {...} group
 // holding spaces; a detail quoted whole (it held a line break) is read
 // inside its quotes.
-func parseDetails(s string) []Field {
-	var out []Field
-	for {
-		f, rest := nextDetail(s)
-		out = append(out, f)
-		if rest == "" {
-			return out
-		}
-		s = rest[1:]
-	}
-}
+func parseDetails(s string) []Field { return splitSpaced(s, nextDetail) }
 
 // nextDetail reads the detail s starts with.
 func nextDetail(s string) (Field, string) {
