@@ -24,9 +24,20 @@ type batchPlan struct {
 	entryStop bool              // the entry budget is used up
 }
 
+// servedEntry is one entry a change stream served: its cursor and content
+// size, all planBatch reads of the call (a whole faults.Call is a few
+// hundred bytes, and a batch holds up to 64 of them).
+type servedEntry struct {
+	cursor scheduler.Cursor
+	bytes  int64
+}
+
+// servedOf is the entry a stream-next call served; c.Entry must be set.
+func servedOf(c *faults.Call) servedEntry { return servedEntry{cursor: *c.Entry, bytes: c.EntryBytes} }
+
 // planBatch replays the stopping rule over entries (each the served
 // cursor and its content size).
-func planBatch(entries []faults.Call, budget workspace.Budget) batchPlan {
+func planBatch(entries []servedEntry, budget workspace.Budget) batchPlan {
 	var p batchPlan
 	var bytes int64
 	for i, e := range entries {
@@ -34,13 +45,13 @@ func planBatch(entries []faults.Call, budget workspace.Budget) batchPlan {
 			p.overRead = len(entries) - i
 			break
 		}
-		if bytes > 0 && bytes+e.EntryBytes > budget.MaxBytes {
+		if bytes > 0 && bytes+e.bytes > budget.MaxBytes {
 			p.byteStop = true
 			continue
 		}
-		bytes += e.EntryBytes
+		bytes += e.bytes
 		p.applied++
-		c := *e.Entry
+		c := e.cursor
 		p.cursor = &c
 	}
 	p.entryStop = p.applied == budget.MaxEntries
@@ -48,11 +59,11 @@ func planBatch(entries []faults.Call, budget workspace.Budget) batchPlan {
 }
 
 // streamEntries groups an actor's served entries by stream, in order.
-func streamEntries(calls []faults.Call) map[int][]faults.Call {
-	out := map[int][]faults.Call{}
-	for _, c := range calls {
-		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {
-			out[c.Stream] = append(out[c.Stream], c)
+func streamEntries(calls []faults.Call) map[int][]servedEntry {
+	out := map[int][]servedEntry{}
+	for i := range calls {
+		if c := &calls[i]; c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {
+			out[c.Stream] = append(out[c.Stream], servedOf(c))
 		}
 	}
 	return out

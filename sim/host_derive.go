@@ -44,7 +44,7 @@ func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) mo
 	}
 	out := model.Pull{Kind: model.PullComplete}
 	lost := false
-	served := map[int][]faults.Call{}
+	served := map[int][]servedEntry{}
 	ended := map[int]bool{} // streams that reached EOF or failed
 	for _, c := range calls {
 		switch {
@@ -83,14 +83,14 @@ func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) mo
 			if c.EOF {
 				ended[c.Stream] = true
 			} else if c.Entry != nil {
-				served[c.Stream] = append(served[c.Stream], c)
+				served[c.Stream] = append(served[c.Stream], servedOf(&c))
 			}
 		case c.Op == faults.OpStreamClose:
 			// A stream closed before its end after serving entries is a
 			// budget stop; closed with nothing read it is an early
 			// complete, or a divergence reset that a new fetch follows.
 			if es := served[c.Stream]; len(es) > 0 && !ended[c.Stream] {
-				stop := *es[len(es)-1].Entry
+				stop := es[len(es)-1].cursor
 				if plan := planBatch(es, budget); plan.cursor != nil {
 					stop = *plan.cursor
 				}
