@@ -255,7 +255,7 @@ func laneOfLine(l *tline) string {
 // mark get more than lines that only stretch a bar.
 func lineWeight(l *tline) int {
 	switch l.event {
-	case "rt":
+	case sim.KindRuntime:
 		switch {
 		case l.callHas("fault"):
 			return wPoint
@@ -263,7 +263,7 @@ func lineWeight(l *tline) int {
 			return wEnd
 		}
 		return wOther
-	case "store":
+	case sim.KindStore:
 		switch {
 		case l.callHas("fault"):
 			return wPoint
