@@ -559,7 +559,7 @@ func (h *Host) drainRecords() {
 				h.truncs.replaced(i)
 			}
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
-			h.eventBytes(call.Actor, "rt", h.lineBuf)
+			h.eventBytes(call.Actor, KindRuntime, h.lineBuf)
 			h.checkPushBudget(i, call)
 			if detail, overlapped := h.spans.note(i, h.names[i], call); overlapped {
 				h.fail("fifo", detail)
@@ -571,7 +571,7 @@ func (h *Host) drainRecords() {
 			h.stats.Faults[call.Fault.String()]++
 		}
 		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
-		h.eventBytes(call.Actor, "store", h.lineBuf)
+		h.eventBytes(call.Actor, KindStore, h.lineBuf)
 		h.checkStoreCall(call)
 		if detail, overlapped := h.fifo.note(call); overlapped {
 			h.fail("fifo", detail)

@@ -13,7 +13,8 @@ import (
 )
 
 // Trace records one deterministic line per simulation event and hashes every
-// line it is given, in order. A line reads
+// line it is given, in order. A line is the rendering of an Event
+// (Event.AppendText) and reads
 //
 //	+0000012.345 actor event key=value key=value
 //
@@ -21,7 +22,8 @@ import (
 // seconds with millisecond precision (truncated, zero-padded to a fixed
 // width; a run longer than 9,999,999 s widens it), the actor is "-" for the
 // driver, and the details are sorted so that callers may build them in any
-// order (from a map, say) without changing the text.
+// order (from a map, say) without changing the text. Events returns the
+// kept lines read back as events (ParseEvent).
 //
 // Header lines (the swarm profile, the seed) come first and must all be added
 // before the first event. Hash is the hex SHA-256 over every line, headers
@@ -131,9 +133,9 @@ func (t *Trace) appendHead(at time.Time, actor, event string) []byte {
 	if actor == "" {
 		actor = "-"
 	}
-	b = appendField(b, actor)
+	b = appendHeadField(b, actor)
 	b = append(b, ' ')
-	return appendField(b, event)
+	return appendHeadField(b, event)
 }
 
 // Flag makes the trace remember the first line that contains marker (""
@@ -195,6 +197,28 @@ func (t *Trace) kept() []string {
 		for _, l := range part {
 			out = append(out, string(l))
 		}
+	}
+	return out
+}
+
+// Headers returns the header lines, in order.
+func (t *Trace) Headers() []string { return slices.Clone(t.headers) }
+
+// Events returns the kept event lines as events, oldest first: each line
+// read back by ParseEvent, so the text printed, the hash and the events
+// are one thing. The lines are kept as text (a bounded ring on sweeps,
+// which read almost none of them) and read only here.
+func (t *Trace) Events() []Event {
+	kept := t.kept()
+	out := make([]Event, len(kept))
+	for i, l := range kept {
+		e, err := ParseEvent(l)
+		if err != nil {
+			// Every kept line was printed by Add, whose output
+			// ParseEvent reads by construction (TestEventRoundTrip*).
+			panic("sim: the trace kept a line that does not read back: " + err.Error())
+		}
+		out[i] = e
 	}
 	return out
 }
