@@ -64,6 +64,7 @@ const (
 	keyStrategy    = "strategy"
 	keyNoRuntimeID = "no-runtime-id"
 	keyMaxWall     = "max-wall"
+	keyBackendIDs  = "ids"
 )
 
 var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes, keyPushEntries, keyPushBytes, keyStrategy}
@@ -118,6 +119,9 @@ func FormatDirective(s Scenario) string {
 	}
 	if c.NoRuntimeID != "" {
 		parts = append(parts, keyNoRuntimeID+"="+c.NoRuntimeID)
+	}
+	if c.BackendIDs != "" {
+		parts = append(parts, keyBackendIDs+"="+c.BackendIDs)
 	}
 	return strings.Join(parts, " ")
 }

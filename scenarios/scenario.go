@@ -55,6 +55,10 @@ type Config struct {
 	// so that every intent on it is unfenced (SPEC 1.2, 7); "" for none.
 	// FromSeed names one in about 1 seed of noRuntimeIDOneIn.
 	NoRuntimeID string
+	// BackendIDs are the ids the workspace knows the backends by, joined
+	// with "," ("": "b0", "b1", ...; a string keeps Config comparable);
+	// FromSeed draws others for some seeds (backendids.go).
+	BackendIDs string
 	// Strategy is how the seed's scheduling strategy is chosen: "uniform",
 	// "pct" or "mix" ("" is mix: sim.DrawStrategy). A group with a written
 	// schedule follows it whatever the strategy.
@@ -181,6 +185,9 @@ func FromSeed(seed uint64, c Config) Scenario {
 		c.PushBytes = pushBytesChoices[sim.Stream(seed, "budget/push-bytes").IntN(len(pushBytesChoices))]
 	}
 	c = drawStores(seed, c)
+	if c.BackendIDs == "" {
+		c.BackendIDs = formatBackendIDs(drawBackendIDs(sim.Stream(seed, "backend-ids"), c.Backends))
+	}
 	if c.NoRuntimeID == "" {
 		// Its own stream, like the budgets: the workload is the same.
 		if r := sim.Stream(seed, "no-runtime-id"); r.IntN(noRuntimeIDOneIn) == 0 {
@@ -230,6 +237,11 @@ func (s Scenario) Validate() error {
 	}
 	if _, err := sim.DrawStrategy(s.Config.Strategy, s.Seed); err != nil {
 		return err
+	}
+	if ids := s.Config.backendIDs(); ids != nil {
+		if err := sim.ValidBackendIDs(ids, s.Config.Backends); err != nil {
+			return fmt.Errorf("ids: %w", err)
+		}
 	}
 	if b := s.Config.NoRuntimeID; b != "" {
 		if _, err := parseBackend(b, s.Config.Backends); err != nil {

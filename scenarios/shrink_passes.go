@@ -34,6 +34,7 @@ var shrinkPasses = []shrinkPass{
 	{"max-entries", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxEntries) }},
 	{"max-bytes", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxBytes) }},
 	{"max-wall", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxWall) }},
+	{"backend-ids", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropBackendIDs) }},
 	{"push-budget", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropPushBudget) }},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
 	{"schedules", (*shrinker).minimiseSchedules},
@@ -426,6 +427,13 @@ func dropMaxBytes(c *Config) bool {
 func dropMaxWall(c *Config) bool {
 	had := c.MaxWallTime != 0
 	c.MaxWallTime = 0
+	return had
+}
+
+// dropBackendIDs names the backends by their labels again.
+func dropBackendIDs(c *Config) bool {
+	had := c.BackendIDs != ""
+	c.BackendIDs = ""
 	return had
 }
 

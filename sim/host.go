@@ -93,6 +93,12 @@ type Config struct {
 	// runtime id (faults.Container.SetAnonymous): its intents are all
 	// unfenced. "" for none.
 	NoRuntimeID string
+	// BackendIDs are the ids the workspace knows the backends by, in
+	// order (nil: "b0", "b1", ...). A backend is still labelled "bN" by
+	// its index where a label is drawn from or written (random streams,
+	// NoRuntimeID, scenario files); the id is what the system under test,
+	// the stores and the trace see.
+	BackendIDs []string
 	// Alarm is the host's alarm policy.
 	Alarm AlarmPolicy
 	// Dir is private to the run, for file-backed stores ("" for none).
@@ -253,6 +259,11 @@ func NewHost(cfg Config) (*Host, error) {
 	if cfg.Backends < 1 {
 		return nil, fmt.Errorf("sim: need at least one backend, got %d", cfg.Backends)
 	}
+	if cfg.BackendIDs != nil {
+		if err := ValidBackendIDs(cfg.BackendIDs, cfg.Backends); err != nil {
+			return nil, fmt.Errorf("sim: %w", err)
+		}
+	}
 	opts, err := resolveRetry(cfg.Retry)
 	if err != nil {
 		return nil, err
@@ -312,12 +323,12 @@ func NewHost(cfg Config) (*Host, error) {
 	h.trace.Header("strategy " + h.strategy.String())
 	profile := cfg.Profile
 	for i := range cfg.Backends {
-		name := "b" + strconv.Itoa(i)
+		label, name := BackendLabel(i), BackendID(cfg.BackendIDs, i)
 		h.names = append(h.names, name)
-		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(name)), &profile)
-		c.SetLostCode(h.actorRand(FaultsLabel(name) + "/lost-code"))
+		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(label)), &profile)
+		c.SetLostCode(h.actorRand(FaultsLabel(label) + "/lost-code"))
 		c.SetClock(h.clock.Now) // the raw clock: stamping a call is no read of the SUT's
-		if name == cfg.NoRuntimeID {
+		if label == cfg.NoRuntimeID {
 			c.SetAnonymous()
 		}
 		h.containers = append(h.containers, c)

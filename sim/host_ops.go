@@ -34,10 +34,12 @@ type finished struct {
 }
 
 // actorName gives every operation a unique, stable actor name: the records
-// of the runtime and the store are read back per actor.
+// of the runtime and the store are read back per actor. It ends in the
+// backend's label, not its id, so that written schedules and corpus files
+// name actors the same whatever ids a run gives its backends.
 func (h *Host) actorName(kind string, b int) string {
 	h.opSeq++
-	return "#" + strconv.Itoa(h.opSeq) + "." + kind + "." + h.names[b]
+	return "#" + strconv.Itoa(h.opSeq) + "." + kind + "." + BackendLabel(b)
 }
 
 func (h *Host) recordMarks() []int {
