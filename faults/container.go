@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/workspace"
@@ -29,6 +30,7 @@ type Container struct {
 	// lostCode draws which fetch failures carry EEXEC_LOST (lostcode.go);
 	// nil: none.
 	lostCode *rand.Rand
+	now      func() time.Time // optional: stamps each recorded call (SetClock)
 
 	mu       sync.Mutex
 	faultsOn bool
@@ -251,6 +253,12 @@ func (c *Container) SetFaults(on bool) {
 	defer c.mu.Unlock()
 	c.faultsOn = on
 }
+
+// SetClock makes every recorded call carry the time it was recorded
+// (Call.At). Call it before the first call; now must not block (the
+// simulator passes its virtual clock's Now, not a reading it reports to a
+// schedule).
+func (c *Container) SetClock(now func() time.Time) { c.now = now }
 
 // SetAnonymous makes the container a backend without runtime identity
 // (SPEC 1.2, 3.3: an intent's runtimeId is optional, absent when the handle

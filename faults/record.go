@@ -66,6 +66,10 @@ type Call struct {
 	// only): whether the remote's log was emptied between two pushes. Not
 	// printed.
 	LogEpoch int
+	// At is the clock reading when the call was recorded, after its
+	// blocking point (zero without Container.SetClock): what a wall-time
+	// budget is judged by. Not printed.
+	At time.Time
 
 	// Outputs.
 	CurrentCursor     scheduler.Cursor // fetch
@@ -350,6 +354,9 @@ func (c *Container) ReleaseRecord() {
 // appendLocked stamps call with its sequence number and records it.
 func (c *Container) appendLocked(call Call) {
 	call.Seq = c.record.n + 1
+	if c.now != nil {
+		call.At = c.now()
+	}
 	c.record.add(call)
 }
 

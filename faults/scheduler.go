@@ -147,6 +147,11 @@ func (s *Scheduler) appendLocked(call *StoreCall, err error) {
 		call.Err = PublicText(err)
 	}
 	call.Seq = len(s.calls) + 1
+	if s.calls == nil {
+		// A default run makes a few dozen store calls: one allocation
+		// instead of a doubling series.
+		s.calls = make([]StoreCall, 0, 32)
+	}
 	s.calls = append(s.calls, *call)
 }
 

@@ -157,10 +157,10 @@ func runDirect(s Scenario, clk timeSource) (directStats, error) {
 	d.rule = scheduler.AlarmRule{MaxAttempts: attempts}
 	d.budget = s.Config.budget()
 	for i := range s.Config.Backends {
-		name := "b" + strconv.Itoa(i)
+		name := sim.BackendID(s.Config.backendIDs(), i)
 		d.names = append(d.names, name)
 		d.containers = append(d.containers,
-			faults.NewContainer(name, faults.NoHooks{}, sim.Stream(s.Seed, sim.FaultsLabel(name)), &d.profile))
+			faults.NewContainer(name, faults.NoHooks{}, sim.Stream(s.Seed, sim.FaultsLabel(sim.BackendLabel(i))), &d.profile))
 	}
 	if err := d.start(); err != nil {
 		return directStats{}, err

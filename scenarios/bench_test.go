@@ -82,3 +82,19 @@ func BenchmarkRunLong(b *testing.B) {
 		}
 	}
 }
+
+// TestBenchSweepFigures: a benchmark sweep counts its seeds and events,
+// measures CPU, and samples a heap peak (from runtime/metrics, whose name
+// a Go release could retire: a zero peak would say so).
+func TestBenchSweepFigures(t *testing.T) {
+	f, err := benchSweep(40, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.seeds != 40 || f.events <= 0 || f.cpu <= 0 || f.wall <= 0 {
+		t.Errorf("sweep of 40 seeds: seeds %d, events %d, cpu %v, wall %v", f.seeds, f.events, f.cpu, f.wall)
+	}
+	if f.peakHeap == 0 {
+		t.Errorf("no heap peak sampled from %s", heapObjectsMetric)
+	}
+}

@@ -101,16 +101,16 @@ func TestWriteCorpusFile(t *testing.T) {
 
 // TestObserveDetails pins the detail rewriting Observe relies on.
 func TestObserveDetails(t *testing.T) {
-	got := orderDetails(`error="a \"b\" c=d" notBefore=+0000001.150 runtime=b0-rt1 status=pending attempt=2 odd`)
+	got := orderDetails(sim.ParseDetails(`error="a \"b\" c=d" notBefore=+0000001.150 runtime=b0-rt1 status=pending attempt=2 odd`))
 	want := `status=pending attempt=2 notBefore=+0000001.150 runtime=b0-rt1 error="a \"b\" c=d" odd`
 	if got != want {
 		t.Fatalf("orderDetails:\n got %s\nwant %s", got, want)
 	}
-	in := `{backend b1 runtime  target {3,"/a b}"} attempt 2 notBefore +0000002.500}`
+	in := sim.Field{Key: "intent", Value: `{backend b1 runtime  target {3,"/a b}"} attempt 2 notBefore +0000002.500}`, Form: sim.Bare}
 	if got, want := renderIntent(in), `b1 runtime= target={3,"/a b}"} attempt=2 notBefore=+0000002.500`; got != want {
 		t.Fatalf("renderIntent:\n got %s\nwant %s", got, want)
 	}
-	if got := renderIntent("{garbled"); got != "{garbled" {
+	if got := renderIntent(sim.Field{Value: "{garbled"}); got != "{garbled" {
 		t.Fatalf("garbled intent: %s", got)
 	}
 	if got := Observe(Result{}); got != "no trace\nok\ntrace-hash \n" {

@@ -1,10 +1,11 @@
 package scenarios
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/syncsim/syncsim/sim"
 )
 
 // Observe prints what a corpus file expects of a run: a compact, stable
@@ -50,25 +51,22 @@ func Observe(r Result) string {
 	if d := r.Trace.Dropped(); d > 0 {
 		b.WriteString("... " + strconv.Itoa(d) + " earlier trace lines not kept: the table below misses what they did\n")
 	}
-	for _, line := range r.Trace.Lines() {
-		at, actor, event, rest, ok := splitTraceLine(line)
-		if !ok {
-			continue // a header line
-		}
-		prefix := at + " " + actor + " "
-		switch event {
+	for _, e := range r.Trace.Events() {
+		at := sim.Offset(e.At)
+		prefix := at + " " + e.Actor + " "
+		switch e.Kind {
 		case "exec-result":
-			b.WriteString(prefix + "exec " + orderDetails(rest) + "\n")
+			b.WriteString(prefix + "exec " + orderDetails(e.Fields) + "\n")
 		case "retry-result":
-			b.WriteString(prefix + "retry " + orderDetails(rest) + "\n")
-		case "store":
-			if s, ok := observeStore(rest, table); ok {
+			b.WriteString(prefix + "retry " + orderDetails(e.Fields) + "\n")
+		case sim.KindStore:
+			if s, ok := observeStore(e, table); ok {
 				b.WriteString(prefix + s + "\n")
 			}
 		case "host-restart":
-			b.WriteString(at + " host-restart " + rest + "\n")
+			b.WriteString(at + " host-restart " + e.Body() + "\n")
 		case "liveness":
-			if rest == "faults=off" {
+			if e.Value("faults") == "off" {
 				writeTable(&b, "intents after ops:", table)
 				b.WriteString("liveness:\n")
 				inTail = true
@@ -120,105 +118,39 @@ func writeTable(b *strings.Builder, title string, table map[string]string) {
 	}
 }
 
-// splitTraceLine splits "+0000001.000 actor event rest" and returns the
-// time as milliseconds since the trace's start.
-func splitTraceLine(line string) (at, actor, event, rest string, ok bool) {
-	if !strings.HasPrefix(line, "+") {
-		return "", "", "", "", false
-	}
-	fields := strings.SplitN(line, " ", 4)
-	if len(fields) < 3 {
-		return "", "", "", "", false
-	}
-	secs, frac, found := strings.Cut(fields[0][1:], ".")
-	_, err1 := strconv.ParseUint(secs, 10, 64)
-	_, err2 := strconv.ParseUint(frac, 10, 64)
-	if !found || err1 != nil || err2 != nil {
-		return "", "", "", "", false
-	}
-	if len(fields) == 4 {
-		rest = fields[3]
-	}
-	return fields[0], fields[1], fields[2], rest, true
-}
-
 // detailOrder is the order result details are printed in: the verdict
 // first, the error (long) last. Keys not listed follow, sorted.
 var detailOrder = []string{"status", "sync", "exit", "rejected", "attempt", "notBefore", "applied", "cursor", "target", "runtime", "error"}
 
-// orderDetails reorders a result's key=value details (the trace sorts them
-// by key).
-func orderDetails(rest string) string {
-	kvs := splitDetails(rest)
+// orderDetails prints a result's details in detailOrder (the trace sorts
+// them by key), each as the trace prints it.
+func orderDetails(fields []sim.Field) string {
 	rank := func(k string) int {
 		if i := slices.Index(detailOrder, k); i >= 0 {
 			return i
 		}
 		return len(detailOrder)
 	}
-	slices.SortStableFunc(kvs, func(a, b [2]string) int { return rank(a[0]) - rank(b[0]) })
-	parts := make([]string, len(kvs))
-	for i, kv := range kvs {
-		v := kv[1]
-		if kv[0] == "" {
-			parts[i] = v
-		} else {
-			parts[i] = kv[0] + "=" + v
-		}
+	sorted := slices.Clone(fields)
+	slices.SortStableFunc(sorted, func(a, b sim.Field) int { return rank(a.Key) - rank(b.Key) })
+	parts := make([]string, len(sorted))
+	for i, f := range sorted {
+		parts[i] = f.String()
 	}
 	return strings.Join(parts, " ")
 }
 
-// splitDetails splits "k=v k=\"quoted value\"" into pairs, keeping quoted
-// values whole. A field without "=" comes back with an empty key.
-func splitDetails(s string) [][2]string {
-	var out [][2]string
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		end := strings.IndexAny(s, " =")
-		if end < 0 || s[end] == ' ' {
-			if end < 0 {
-				end = len(s)
-			}
-			out = append(out, [2]string{"", s[:end]})
-			s = s[end:]
-			continue
-		}
-		key := s[:end]
-		s = s[end+1:]
-		val, quoted := s, false
-		if strings.HasPrefix(s, `"`) {
-			if q, err := strconv.QuotedPrefix(s); err == nil {
-				val, quoted = q, true
-			}
-		}
-		if sp := strings.IndexByte(s, ' '); !quoted && sp >= 0 {
-			val = s[:sp]
-		}
-		out = append(out, [2]string{key, val})
-		s = s[len(val):]
-	}
-	return out
-}
-
-// storeCallRe reads faults.StoreCall.AppendTrace: "#seq store-op backend
-// [not-found] [intent] [fault kind] [err "..."]".
-var storeCallRe = regexp.MustCompile(`^#\d+ store-(get|schedule|clear) (\S+)( not-found)?( \{.*\})?( fault (\S+))?( err .*)?$`)
-
-// intentRe reads an intent as the trace prints it (faults.AppendIntent with
-// NotBefore as sim.Offset).
-var intentRe = regexp.MustCompile(`^\{backend (\S+)(?: runtime (\S*))?(?: target (\{-?\d+,(?:null|"(?:[^"\\]|\\.)*")\}))? attempt (-?\d+) notBefore ([+-]\d+\.\d+)\}$`)
-
-// observeStore turns one store trace line into a summary line and keeps
-// table (backend -> rendered intent) up to date. Successful gets are not
+// observeStore turns one store call into a summary line and keeps table
+// (backend -> rendered intent) up to date. Successful gets are not
 // printed: they change nothing.
-func observeStore(call string, table map[string]string) (string, bool) {
-	m := storeCallRe.FindStringSubmatch(call)
-	if m == nil {
-		return "store " + call, true
+func observeStore(e sim.Event, table map[string]string) (string, bool) {
+	op, isStore := strings.CutPrefix(e.Value("op"), "store-")
+	backend, hasBackend := e.Field("backend")
+	if !isStore || !hasBackend || (op != "get" && op != "schedule" && op != "clear") {
+		return "store " + e.Body(), true
 	}
-	op, backend, intent, fault, errText := m[1], m[2], strings.TrimSpace(m[4]), m[6], m[7]
-	if fault != "" || errText != "" {
-		s := op + " " + backend + " failed"
+	if fault := e.Value("fault"); fault != "" || e.Has("err") {
+		s := op + " " + backend.Value + " failed"
 		if fault != "" {
 			s += "=" + fault
 		}
@@ -226,32 +158,29 @@ func observeStore(call string, table map[string]string) (string, bool) {
 	}
 	switch op {
 	case "schedule":
-		in := renderIntent(intent)
-		table[backend] = in
-		return "schedule " + in, true
+		in, _ := e.Field("intent")
+		text := renderIntent(in)
+		table[backend.Value] = text
+		return "schedule " + text, true
 	case "clear":
-		delete(table, backend)
-		return "clear " + backend, true
+		delete(table, backend.Value)
+		return "clear " + backend.Value, true
 	}
 	return "", false
 }
 
-// renderIntent rewrites "{backend b0 runtime r target {2,null} attempt 1
-// notBefore +0000001.000}" as "b0 runtime=r target={2,null} attempt=1
-// notBefore=+0000001.000".
-func renderIntent(s string) string {
-	idx := intentRe.FindStringSubmatchIndex(s)
-	if idx == nil {
-		return s
+// renderIntent rewrites the intent "{backend b0 runtime r target {2,null}
+// attempt 1 notBefore +0000001.000}" as "b0 runtime=r target={2,null}
+// attempt=1 notBefore=+0000001.000"; a value that is not an intent is
+// printed as it is.
+func renderIntent(in sim.Field) string {
+	fields, ok := in.Group()
+	if !ok || len(fields) == 0 || fields[0].Key != "backend" || fields[0].Form != sim.Word {
+		return in.Value
 	}
-	m := intentRe.FindStringSubmatch(s)
-	out := m[1]
-	if idx[4] >= 0 { // the runtime group matched, possibly an empty id
-		out += " runtime=" + m[2]
+	out := fields[0].Value
+	for _, f := range fields[1:] {
+		out += " " + f.Key + "=" + f.Value
 	}
-	if m[3] != "" {
-		out += " target=" + m[3]
-	}
-	out += " attempt=" + m[4]
-	return out + " notBefore=" + m[5]
+	return out
 }

@@ -63,6 +63,8 @@ const (
 	keyPushBytes   = "push-bytes"
 	keyStrategy    = "strategy"
 	keyNoRuntimeID = "no-runtime-id"
+	keyMaxWall     = "max-wall"
+	keyBackendIDs  = "ids"
 )
 
 var directiveKeys = []string{keySeed, keyBackends, keyScheduler, keyLocal, keyBug, keyInitial, keyMax, keyAttempts, keyMaxEntries, keyMaxBytes, keyPushEntries, keyPushBytes, keyStrategy}
@@ -110,10 +112,16 @@ func FormatDirective(s Scenario) string {
 	for _, k := range directiveKeys {
 		parts = append(parts, k+"="+vals[k])
 	}
+	// The optional keys are printed only when set: files written before
+	// them mean none, and stay as they are.
+	if c.MaxWallTime != 0 {
+		parts = append(parts, keyMaxWall+"="+c.MaxWallTime.String())
+	}
 	if c.NoRuntimeID != "" {
-		// Printed only when set: files written before the key mean none,
-		// and stay as they are.
 		parts = append(parts, keyNoRuntimeID+"="+c.NoRuntimeID)
+	}
+	if c.BackendIDs != "" {
+		parts = append(parts, keyBackendIDs+"="+c.BackendIDs)
 	}
 	return strings.Join(parts, " ")
 }

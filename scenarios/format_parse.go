@@ -293,7 +293,7 @@ func parseDirective(args []datadriven.CmdArg) (Scenario, error) {
 }
 
 func isDirectiveKey(k string) bool {
-	if k == keyNoRuntimeID {
+	if k == keyNoRuntimeID || k == keyMaxWall || k == keyBackendIDs {
 		return true // optional: printed only when set
 	}
 	for _, d := range directiveKeys {
@@ -356,6 +356,10 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 		var n int
 		n, err = intIn(v, 0, int(^uint(0)>>1))
 		c.PushBytes = int64(n)
+	case keyBackendIDs:
+		c.BackendIDs = v // checked against backends= by Validate
+	case keyMaxWall:
+		c.MaxWallTime, err = nonNegativeDuration(v)
 	case keyNoRuntimeID:
 		if _, err := parseBackend(v, maxBackends); err != nil {
 			return err

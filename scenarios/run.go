@@ -159,6 +159,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		Profile: s.Profile, TraceKeep: o.TraceKeep, TimePrecision: o.TimePrecision,
 		NoScheduler: s.Config.Scheduler == schedulerNone,
 		NoRuntimeID: s.Config.NoRuntimeID,
+		BackendIDs:  s.Config.backendIDs(),
 		Strategy:    strategy,
 	}
 	cfg.Budget = s.Config.budget()

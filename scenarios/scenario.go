@@ -35,6 +35,11 @@ type Config struct {
 	// Entries are a few dozen bytes, so the small values FromSeed draws
 	// stop batches by bytes (docs/SPEC.md 6.4, the Go byte-budget rule).
 	MaxBytes int64
+	// MaxWallTime is the retry batch's wall-time budget (0: none, the
+	// default). Virtual time moves inside a group only when a tick runs,
+	// so FromSeed draws values about one tick long: a batch meets its
+	// budget where the schedule puts a tick between its start and a read.
+	MaxWallTime time.Duration
 	// PushEntries and PushBytes are the workspace's push batch budget
 	// (workspace.Options.PushBatch; 0: SPEC 6.5's 256 entries and 4 MiB).
 	// FromSeed draws small ones for some seeds, so that pushes of a few
@@ -50,6 +55,10 @@ type Config struct {
 	// so that every intent on it is unfenced (SPEC 1.2, 7); "" for none.
 	// FromSeed names one in about 1 seed of noRuntimeIDOneIn.
 	NoRuntimeID string
+	// BackendIDs are the ids the workspace knows the backends by, joined
+	// with "," ("": "b0", "b1", ...; a string keeps Config comparable);
+	// FromSeed draws others for some seeds (backendids.go).
+	BackendIDs string
 	// Strategy is how the seed's scheduling strategy is chosen: "uniform",
 	// "pct" or "mix" ("" is mix: sim.DrawStrategy). A group with a written
 	// schedule follows it whatever the strategy.
@@ -103,6 +112,11 @@ const noRuntimeIDOneIn = 4
 // so a budget compared with >= instead of > shows.
 var maxBytesChoices = []int64{0, 0, 0, 0, 0, 1, 30, 42, 44, 50}
 
+// maxWallChoices: mostly none; sometimes a wall-time budget of one
+// nanosecond (spent by any tick), or exactly one of the tick lengths
+// (advanceSteps), so that a budget compared with > instead of >= shows.
+var maxWallChoices = []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, time.Nanosecond, 100 * time.Millisecond, time.Second, 30 * time.Second}
+
 // pushEntriesChoices and pushBytesChoices: mostly SPEC 6.5's PUSH_BATCH,
 // sometimes a batch of one to three entries. A host write's content is
 // "host /host/N", 13 to 15 bytes: 20 bytes is one entry per batch, 30 two
@@ -127,7 +141,7 @@ var specDefaultBudget = workspace.Budget{MaxEntries: 64, MaxBytes: 4 << 20}
 // budget is the batch budget a scenario's retries run with (nil: the
 // workspace default).
 func (c Config) budget() *workspace.Budget {
-	if c.MaxEntries == 0 && c.MaxBytes == 0 {
+	if c.MaxEntries == 0 && c.MaxBytes == 0 && c.MaxWallTime == 0 {
 		return nil
 	}
 	b := specDefaultBudget
@@ -137,6 +151,7 @@ func (c Config) budget() *workspace.Budget {
 	if c.MaxBytes > 0 {
 		b.MaxBytes = c.MaxBytes
 	}
+	b.MaxWallTime = c.MaxWallTime
 	return &b
 }
 
@@ -160,6 +175,9 @@ func FromSeed(seed uint64, c Config) Scenario {
 		// Its own stream: the workload is the same whatever the budget.
 		c.MaxBytes = maxBytesChoices[sim.Stream(seed, "budget/bytes").IntN(len(maxBytesChoices))]
 	}
+	if c.MaxWallTime == 0 {
+		c.MaxWallTime = maxWallChoices[sim.Stream(seed, "budget/wall").IntN(len(maxWallChoices))]
+	}
 	if c.PushEntries == 0 {
 		c.PushEntries = pushEntriesChoices[sim.Stream(seed, "budget/push-entries").IntN(len(pushEntriesChoices))]
 	}
@@ -167,6 +185,9 @@ func FromSeed(seed uint64, c Config) Scenario {
 		c.PushBytes = pushBytesChoices[sim.Stream(seed, "budget/push-bytes").IntN(len(pushBytesChoices))]
 	}
 	c = drawStores(seed, c)
+	if c.BackendIDs == "" {
+		c.BackendIDs = formatBackendIDs(drawBackendIDs(sim.Stream(seed, "backend-ids"), c.Backends))
+	}
 	if c.NoRuntimeID == "" {
 		// Its own stream, like the budgets: the workload is the same.
 		if r := sim.Stream(seed, "no-runtime-id"); r.IntN(noRuntimeIDOneIn) == 0 {
@@ -178,9 +199,10 @@ func FromSeed(seed uint64, c Config) Scenario {
 	addDeletes(sim.Stream(seed, "deletes"), ops)
 	addPlantTargets(sim.Stream(seed, "plant-targets"), ops)
 	addPulls(sim.Stream(seed, "pulls"), ops)
-	if c.budget() == nil {
-		// Only the default budget stops a batch at 64 entries; a drawn one
-		// stops it within a few ordinary writes already.
+	if c.MaxEntries == 0 && c.MaxBytes == 0 {
+		// Only the default entry and byte budget stops a batch at 64
+		// entries; a drawn one stops it within a few ordinary writes
+		// already (a wall-time budget stops none without a tick).
 		addBursts(sim.Stream(seed, "bursts"), ops)
 	}
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
@@ -216,6 +238,11 @@ func (s Scenario) Validate() error {
 	}
 	if _, err := sim.DrawStrategy(s.Config.Strategy, s.Seed); err != nil {
 		return err
+	}
+	if ids := s.Config.backendIDs(); ids != nil {
+		if err := sim.ValidBackendIDs(ids, s.Config.Backends); err != nil {
+			return fmt.Errorf("ids: %w", err)
+		}
 	}
 	if b := s.Config.NoRuntimeID; b != "" {
 		if _, err := parseBackend(b, s.Config.Backends); err != nil {

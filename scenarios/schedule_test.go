@@ -209,9 +209,9 @@ func TestWrittenLocalCutReplays(t *testing.T) {
 			}
 			s.Seed = seed
 			r := mustRun(t, s)
-			for _, l := range r.Trace.Lines() {
-				if _, after, ok := strings.Cut(l, " - host-restart "); ok {
-					points[after] = true
+			for _, e := range r.Trace.Events() {
+				if e.Actor == "-" && e.Kind == "host-restart" {
+					points[e.Body()] = true
 				}
 			}
 		}

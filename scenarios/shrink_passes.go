@@ -33,6 +33,8 @@ var shrinkPasses = []shrinkPass{
 	{"certain-faults", (*shrinker).certainFaults},
 	{"max-entries", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxEntries) }},
 	{"max-bytes", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxBytes) }},
+	{"max-wall", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropMaxWall) }},
+	{"backend-ids", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropBackendIDs) }},
 	{"push-budget", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.dropConfig(s, dropPushBudget) }},
 	{"max-attempts", (*shrinker).lowerMaxAttempts},
 	{"schedules", (*shrinker).minimiseSchedules},
@@ -418,6 +420,20 @@ func dropMaxEntries(c *Config) bool {
 func dropMaxBytes(c *Config) bool {
 	had := c.MaxBytes != 0
 	c.MaxBytes = 0
+	return had
+}
+
+// dropMaxWall returns to no wall-time budget.
+func dropMaxWall(c *Config) bool {
+	had := c.MaxWallTime != 0
+	c.MaxWallTime = 0
+	return had
+}
+
+// dropBackendIDs names the backends by their labels again.
+func dropBackendIDs(c *Config) bool {
+	had := c.BackendIDs != ""
+	c.BackendIDs = ""
 	return had
 }
 

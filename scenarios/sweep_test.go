@@ -64,7 +64,10 @@ func TestSweep(t *testing.T) {
 			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
 		}
 	}
-	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost"} {
+	// wall-stop: a batch stopped where only its wall-time budget explains
+	// it (host_wallbudget.go), which needs a seed with a wall budget and a
+	// read that took time.
+	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost", "wall-stop"} {
 		if rep.Reach.Retry[s] == 0 {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)
 		}

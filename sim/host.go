@@ -93,6 +93,12 @@ type Config struct {
 	// runtime id (faults.Container.SetAnonymous): its intents are all
 	// unfenced. "" for none.
 	NoRuntimeID string
+	// BackendIDs are the ids the workspace knows the backends by, in
+	// order (nil: "b0", "b1", ...). A backend is still labelled "bN" by
+	// its index where a label is drawn from or written (random streams,
+	// NoRuntimeID, scenario files); the id is what the system under test,
+	// the stores and the trace see.
+	BackendIDs []string
 	// Alarm is the host's alarm policy.
 	Alarm AlarmPolicy
 	// Dir is private to the run, for file-backed stores ("" for none).
@@ -123,8 +129,11 @@ type Host struct {
 	t0    time.Time // the clock's start: Epoch, shifted and located (drawStart)
 	opts  model.Options
 	clock *Clock
-	rt    *Runtime
-	trace *Trace
+	// latency moves the clock at stream reads in runs with a wall-time
+	// budget (host_latency.go); nil otherwise.
+	latency *readLatency
+	rt      *Runtime
+	trace   *Trace
 
 	names      []string // backend ids, b0..bN-1
 	containers []*faults.Container
@@ -253,6 +262,11 @@ func NewHost(cfg Config) (*Host, error) {
 	if cfg.Backends < 1 {
 		return nil, fmt.Errorf("sim: need at least one backend, got %d", cfg.Backends)
 	}
+	if cfg.BackendIDs != nil {
+		if err := ValidBackendIDs(cfg.BackendIDs, cfg.Backends); err != nil {
+			return nil, fmt.Errorf("sim: %w", err)
+		}
+	}
 	opts, err := resolveRetry(cfg.Retry)
 	if err != nil {
 		return nil, err
@@ -275,6 +289,9 @@ func NewHost(cfg Config) (*Host, error) {
 	}
 	h.clock, h.trace = NewClock(h.t0), NewTrace(h.t0)
 	h.clock.SetSpawn(h.spawnTimer)
+	if cfg.Budget != nil {
+		h.latency = h.newReadLatency(cfg.Budget.MaxWallTime)
+	}
 	h.strategy = cfg.Strategy
 	if h.strategy == nil {
 		h.strategy = &Uniform{}
@@ -299,6 +316,9 @@ func NewHost(cfg Config) (*Host, error) {
 	if cfg.NoScheduler {
 		header += " scheduler=none"
 	}
+	if cfg.Budget != nil && cfg.Budget.MaxWallTime > 0 {
+		header += " max-wall=" + cfg.Budget.MaxWallTime.String()
+	}
 	if cfg.NoRuntimeID != "" {
 		header += " no-runtime-id=" + cfg.NoRuntimeID
 	}
@@ -306,11 +326,12 @@ func NewHost(cfg Config) (*Host, error) {
 	h.trace.Header("strategy " + h.strategy.String())
 	profile := cfg.Profile
 	for i := range cfg.Backends {
-		name := "b" + strconv.Itoa(i)
+		label, name := BackendLabel(i), BackendID(cfg.BackendIDs, i)
 		h.names = append(h.names, name)
-		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(name)), &profile)
-		c.SetLostCode(h.actorRand(FaultsLabel(name) + "/lost-code"))
-		if name == cfg.NoRuntimeID {
+		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(label)), &profile)
+		c.SetLostCode(h.actorRand(FaultsLabel(label) + "/lost-code"))
+		c.SetClock(h.clock.Now) // the raw clock: stamping a call is no read of the SUT's
+		if label == cfg.NoRuntimeID {
 			c.SetAnonymous()
 		}
 		h.containers = append(h.containers, c)
@@ -348,11 +369,17 @@ func resolveRetry(r workspace.RetryOptions) (model.Options, error) {
 }
 
 // hooks connects the containers and the store wrapper to the actor runtime.
-func (h *Host) hooks() faults.Hooks { return runtimeHooks{h.rt} }
+func (h *Host) hooks() faults.Hooks { return runtimeHooks{h.rt, h} }
 
-type runtimeHooks struct{ rt *Runtime }
+type runtimeHooks struct {
+	rt *Runtime
+	h  *Host
+}
 
-func (r runtimeHooks) Block(point string) { r.rt.Block(point) }
+func (r runtimeHooks) Block(point string) {
+	r.h.beforeBlock(point)
+	r.rt.Block(point)
+}
 func (r runtimeHooks) Actor() string {
 	if a := r.rt.Actor(); a != "" {
 		return a

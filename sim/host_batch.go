@@ -24,9 +24,20 @@ type batchPlan struct {
 	entryStop bool              // the entry budget is used up
 }
 
+// servedEntry is one entry a change stream served: its cursor and content
+// size, all planBatch reads of the call (a whole faults.Call is a few
+// hundred bytes, and a batch holds up to 64 of them).
+type servedEntry struct {
+	cursor scheduler.Cursor
+	bytes  int64
+}
+
+// servedOf is the entry a stream-next call served; c.Entry must be set.
+func servedOf(c *faults.Call) servedEntry { return servedEntry{cursor: *c.Entry, bytes: c.EntryBytes} }
+
 // planBatch replays the stopping rule over entries (each the served
 // cursor and its content size).
-func planBatch(entries []faults.Call, budget workspace.Budget) batchPlan {
+func planBatch(entries []servedEntry, budget workspace.Budget) batchPlan {
 	var p batchPlan
 	var bytes int64
 	for i, e := range entries {
@@ -34,13 +45,13 @@ func planBatch(entries []faults.Call, budget workspace.Budget) batchPlan {
 			p.overRead = len(entries) - i
 			break
 		}
-		if bytes > 0 && bytes+e.EntryBytes > budget.MaxBytes {
+		if bytes > 0 && bytes+e.bytes > budget.MaxBytes {
 			p.byteStop = true
 			continue
 		}
-		bytes += e.EntryBytes
+		bytes += e.bytes
 		p.applied++
-		c := *e.Entry
+		c := e.cursor
 		p.cursor = &c
 	}
 	p.entryStop = p.applied == budget.MaxEntries
@@ -48,11 +59,11 @@ func planBatch(entries []faults.Call, budget workspace.Budget) batchPlan {
 }
 
 // streamEntries groups an actor's served entries by stream, in order.
-func streamEntries(calls []faults.Call) map[int][]faults.Call {
-	out := map[int][]faults.Call{}
-	for _, c := range calls {
-		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {
-			out[c.Stream] = append(out[c.Stream], c)
+func streamEntries(calls []faults.Call) map[int][]servedEntry {
+	out := map[int][]servedEntry{}
+	for i := range calls {
+		if c := &calls[i]; c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {
+			out[c.Stream] = append(out[c.Stream], servedOf(c))
 		}
 	}
 	return out
@@ -61,21 +72,30 @@ func streamEntries(calls []faults.Call) map[int][]faults.Call {
 // judgeBatches is property batch-budget for a retry: every stream is read
 // as planBatch says — never past the point the budget stops it, and,
 // closed before its end without a failure, only where the entry or byte
-// budget (or a set wall-time budget, whose clock the record does not
-// show) stops it.
+// budget stops it or the wall-time budget may have run out
+// (host_wallbudget.go).
 func (h *Host) judgeBatches(f finished, calls []faults.Call) *Violation {
 	budget := h.budget()
+	wall := h.wallOf(f)
+	if v := h.judgeWallReads(f, calls, wall); v != nil {
+		return v
+	}
 	entries := streamEntries(calls)
 	for _, p := range faults.SummarisePulls(calls, f.actor) {
-		es := entries[pullStream(calls, p.FetchSeq)]
+		stream := pullStream(calls, p.FetchSeq)
+		es := entries[stream]
 		plan := planBatch(es, budget)
 		if plan.overRead > 0 {
 			return h.fail("batch-budget", fmt.Sprintf("%s: read %d entries of fetch #%d, %d past where the budget {entries %d, bytes %d} stops it",
 				f.actor, p.Entries, p.FetchSeq, plan.overRead, budget.MaxEntries, budget.MaxBytes))
 		}
-		if p.ClosedEarly && p.Entries > 0 && !plan.entryStop && !plan.byteStop && budget.MaxWallTime == 0 {
-			return h.fail("batch-budget", fmt.Sprintf("%s: stopped fetch #%d after %d entries, before its end and under the budget {entries %d, bytes %d}",
-				f.actor, p.FetchSeq, p.Entries, budget.MaxEntries, budget.MaxBytes))
+		wallMay := wall.mayHaveRunOut(streamClosedAt(calls, stream))
+		if p.ClosedEarly && !plan.entryStop && !plan.byteStop && wallMay && f.err == nil {
+			h.stats.Retry["wall-stop"]++ // reachability: a stop only the wall budget explains
+		}
+		if p.ClosedEarly && p.Entries > 0 && !plan.entryStop && !plan.byteStop && !wallMay {
+			return h.fail("batch-budget", fmt.Sprintf("%s: stopped fetch #%d after %d entries, before its end and under the budget {entries %d, bytes %d, wall time %v}",
+				f.actor, p.FetchSeq, p.Entries, budget.MaxEntries, budget.MaxBytes, budget.MaxWallTime))
 		}
 	}
 	return nil

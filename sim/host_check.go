@@ -201,6 +201,9 @@ func (h *Host) Liveness() *Violation {
 	}
 	h.sched.SetFaults(false)
 	h.local.SetFaults(false)
+	if h.latency != nil {
+		h.latency.on = false
+	}
 	for round := 0; h.alarmSet; round++ {
 		if round == maxTailRounds {
 			return h.fail("liveness-intents", fmt.Sprintf("alarm still set after %d firings", maxTailRounds))

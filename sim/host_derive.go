@@ -38,13 +38,14 @@ import (
 // A batch stopped by its budget is progress; where it stopped is
 // predicted from the entries the remote served and the budget (planBatch),
 // not read off the SUT's last apply.
-func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) model.Pull {
+func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget, wall wallBudget) model.Pull {
 	if !usedConnection(calls) {
 		return model.Pull{Kind: model.PullFailed}
 	}
 	out := model.Pull{Kind: model.PullComplete}
 	lost := false
-	served := map[int][]faults.Call{}
+	var fetch faults.Call // the last fetch
+	served := map[int][]servedEntry{}
 	ended := map[int]bool{} // streams that reached EOF or failed
 	for _, c := range calls {
 		switch {
@@ -75,6 +76,7 @@ func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) mo
 				out = model.Pull{Kind: model.PullComplete}
 			}
 		case c.Op == faults.OpFetch:
+			fetch = c
 			out = model.Pull{Kind: model.PullComplete, Current: c.CurrentCursor}
 			if fence != nil && (!c.HasRuntimeID || c.RuntimeID != *fence) {
 				lost = true
@@ -83,14 +85,14 @@ func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) mo
 			if c.EOF {
 				ended[c.Stream] = true
 			} else if c.Entry != nil {
-				served[c.Stream] = append(served[c.Stream], c)
+				served[c.Stream] = append(served[c.Stream], servedOf(&c))
 			}
 		case c.Op == faults.OpStreamClose:
 			// A stream closed before its end after serving entries is a
 			// budget stop; closed with nothing read it is an early
 			// complete, or a divergence reset that a new fetch follows.
 			if es := served[c.Stream]; len(es) > 0 && !ended[c.Stream] {
-				stop := *es[len(es)-1].Entry
+				stop := es[len(es)-1].cursor
 				if plan := planBatch(es, budget); plan.cursor != nil {
 					stop = *plan.cursor
 				}
@@ -101,6 +103,12 @@ func pullOutcome(calls []faults.Call, fence *string, budget workspace.Budget) mo
 					break
 				}
 				out = model.Pull{Kind: model.PullProgress, Current: out.Current, Cursor: stop}
+			} else if len(es) == 0 && !ended[c.Stream] && out.Kind == model.PullComplete && fetch.Stream == c.Stream &&
+				fetch.After.Less(fetchTarget(&fetch)) && wall.mayHaveRunOut(c.At) {
+				// Closed unread short of the target: the wall-time
+				// budget ran out before the first read (SPEC 6.4 step
+				// 7), a batch that stops where it began.
+				out = model.Pull{Kind: model.PullProgress, Current: out.Current, Cursor: fetch.After}
 			}
 		}
 	}

@@ -41,7 +41,7 @@ func TestPullOutcomeHandles(t *testing.T) {
 		{"an ordinary fetch failure", []faults.Call{on(faults.OpSync), failedFetch}, nil, model.PullFailed},
 	}
 	for _, c := range cases {
-		if got := pullOutcome(c.calls, c.fence, workspace.DefaultBudget).Kind; got != c.want {
+		if got := pullOutcome(c.calls, c.fence, workspace.DefaultBudget, wallBudget{}).Kind; got != c.want {
 			t.Errorf("%s: pull %s, want %s", c.name, got, c.want)
 		}
 	}

@@ -85,7 +85,7 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	if had {
 		fence = in.RuntimeID
 	}
-	pull := pullOutcome(calls, fence, h.budget())
+	pull := pullOutcome(calls, fence, h.budget(), h.wallOf(f))
 	next, want, err := h.model.Retry(h.opts, b, h.clock.Now(), pull, store)
 	if err != nil {
 		return h.fail("model", fmt.Sprintf("%s: %v", f.actor, err))
@@ -207,7 +207,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		e.Captured = captureOutcome(facts.post, facts.runtime)
 	} else {
 		e.Mode = model.Wait
-		p := pullOutcome(facts.post, facts.runtime, h.budget())
+		p := pullOutcome(facts.post, facts.runtime, h.budget(), wallBudget{}) // pullOnce has no budget
 		if p.Kind == model.PullComplete && pullOnceTripsCrossSide(facts.post, h.takePushRevReads(f.actor)) {
 			p.Kind = model.PullFailed
 			h.stats.ExecSync["wait/cross-side"]++

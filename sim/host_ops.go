@@ -26,18 +26,21 @@ type finished struct {
 	retry   workspace.RetryResult
 	pull    workspace.PullResult
 	err     error
-	// intent is the model's intent for the backend when a retry started:
-	// what the runtime fence must be checked against.
+	// begun is when a retry's actor first ran: its pull read the start of
+	// a wall-time budget no earlier (wallBudget).
+	begun     time.Time
 	storeMark int
 	localMark int
 	marks     []int
 }
 
 // actorName gives every operation a unique, stable actor name: the records
-// of the runtime and the store are read back per actor.
+// of the runtime and the store are read back per actor. It ends in the
+// backend's label, not its id, so that written schedules and corpus files
+// name actors the same whatever ids a run gives its backends.
 func (h *Host) actorName(kind string, b int) string {
 	h.opSeq++
-	return "#" + strconv.Itoa(h.opSeq) + "." + kind + "." + h.names[b]
+	return "#" + strconv.Itoa(h.opSeq) + "." + kind + "." + BackendLabel(b)
 }
 
 func (h *Host) recordMarks() []int {
@@ -102,6 +105,7 @@ func (h *Host) spawnRetry(name string, b int, done func(error)) {
 	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
+		f.begun = h.clock.Now()
 		f.retry, f.err = ws.RetryPendingSync(ctx, id, h.cfg.Budget)
 		h.done = append(h.done, *f)
 		if done != nil {
@@ -441,6 +445,9 @@ func (h *Host) Advance(d time.Duration) *Violation {
 	var last time.Time
 	rounds := 0
 	for h.violated == nil {
+		if now := h.clock.Now(); now.After(end) {
+			end = now // the steps took time (read latency): the advance is over
+		}
 		next, ok := h.clock.NextDue()
 		if !ok || next.After(end) {
 			h.clock.AdvanceTo(end)
@@ -555,7 +562,7 @@ func (h *Host) drainRecords() {
 				h.truncs.replaced(i)
 			}
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
-			h.eventBytes(call.Actor, "rt", h.lineBuf)
+			h.eventBytes(call.Actor, KindRuntime, h.lineBuf)
 			h.checkPushBudget(i, call)
 			h.checkResend(i, call)
 			h.leaks.note(i, call)
@@ -569,7 +576,7 @@ func (h *Host) drainRecords() {
 			h.stats.Faults[call.Fault.String()]++
 		}
 		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
-		h.eventBytes(call.Actor, "store", h.lineBuf)
+		h.eventBytes(call.Actor, KindStore, h.lineBuf)
 		h.checkStoreCall(call)
 		if detail, overlapped := h.fifo.note(call); overlapped {
 			h.fail("fifo", detail)

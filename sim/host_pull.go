@@ -65,7 +65,7 @@ func (h *Host) judgePull(f finished, calls []faults.Call, store []model.StoreCal
 // found the remote's applied-push cursor inside a revision
 // (pullOnceTripsCrossSide), else the class of the failure that ended it.
 func (h *Host) pullErrClass(f finished, calls []faults.Call) errWant {
-	out := pullOutcome(calls, nil, h.budget())
+	out := pullOutcome(calls, nil, h.budget(), wallBudget{}) // pullOnce has no budget
 	switch out.Kind {
 	case model.PullComplete:
 		if pullOnceTripsCrossSide(calls, h.takePushRevReads(f.actor)) {

@@ -29,7 +29,7 @@ const maxResultErrorUnits = 512
 // so that planting never moves a fault draw, and flags the trace.
 func (h *Host) plantSecrets() {
 	for i, c := range h.containers {
-		s := faults.NewSecrets(Stream(h.cfg.Seed, "secrets/"+h.names[i]))
+		s := faults.NewSecrets(Stream(h.cfg.Seed, "secrets/"+BackendLabel(i)))
 		c.PlantSecrets(s)
 		h.secrets = append(h.secrets, s)
 	}

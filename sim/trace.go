@@ -13,7 +13,8 @@ import (
 )
 
 // Trace records one deterministic line per simulation event and hashes every
-// line it is given, in order. A line reads
+// line it is given, in order. A line is the rendering of an Event
+// (Event.AppendText) and reads
 //
 //	+0000012.345 actor event key=value key=value
 //
@@ -21,7 +22,8 @@ import (
 // seconds with millisecond precision (truncated, zero-padded to a fixed
 // width; a run longer than 9,999,999 s widens it), the actor is "-" for the
 // driver, and the details are sorted so that callers may build them in any
-// order (from a map, say) without changing the text.
+// order (from a map, say) without changing the text. Events returns the
+// kept lines read back as events (ParseEvent).
 //
 // Header lines (the swarm profile, the seed) come first and must all be added
 // before the first event. Hash is the hex SHA-256 over every line, headers
@@ -48,17 +50,22 @@ type Trace struct {
 	limited bool // Keep was called
 	count   int  // event lines added
 	hasher  hash.Hash
+	// pending holds lines not yet given to hasher: SHA-256 is fed in
+	// batches of a few KiB, not one short line per call (each call pays
+	// a fixed cost of its own). Hash flushes it.
+	pending []byte
 	// flag, when set, is a marker no line may carry; flagged is the first
 	// line that did (see Flag).
 	flag    []byte
 	flagged string
 	buf     []byte   // reused line buffer
+	slab    []byte   // where the ring's slots are first cut from
 	scratch []string // reused sorted copy of details
 }
 
 // NewTrace returns an empty trace whose times are printed relative to start.
 func NewTrace(start time.Time) *Trace {
-	return &Trace{start: start, hasher: sha256.New()}
+	return &Trace{start: start, hasher: sha256.New(), pending: make([]byte, 0, hashBatch+hashBatch/2)}
 }
 
 // Header adds a line printed before every event line. It panics once an event
@@ -126,9 +133,9 @@ func (t *Trace) appendHead(at time.Time, actor, event string) []byte {
 	if actor == "" {
 		actor = "-"
 	}
-	b = appendField(b, actor)
+	b = appendHeadField(b, actor)
 	b = append(b, ' ')
-	return appendField(b, event)
+	return appendHeadField(b, event)
 }
 
 // Flag makes the trace remember the first line that contains marker (""
@@ -143,11 +150,10 @@ func (t *Trace) commit(b []byte) {
 	if len(t.flag) > 0 && t.flagged == "" && bytes.Contains(b, t.flag) {
 		t.flagged = string(b)
 	}
-	// One hash write per line, its newline included: the buffer is reused,
-	// so the newline costs nothing and a second Write call is saved.
-	b = append(b, '\n')
-	t.hasher.Write(b)
-	b = b[:len(b)-1]
+	t.pending = append(append(t.pending, b...), '\n')
+	if len(t.pending) >= hashBatch {
+		t.flushHash()
+	}
 	t.buf = b
 	t.count++
 	switch {
@@ -158,14 +164,28 @@ func (t *Trace) commit(b []byte) {
 		if t.ring == nil {
 			t.ring = make([][]byte, 0, t.keep)
 		}
-		t.ring = append(t.ring, slices.Clone(b))
+		t.ring = append(t.ring, t.slot(b))
 	default:
 		t.ring[t.head] = append(t.ring[t.head][:0], b...)
 		t.head = (t.head + 1) % t.keep
 	}
 }
 
-var newline = []byte{'\n'}
+// slot copies b into the slab the ring's slots are cut from (one
+// allocation for many first-time slots instead of one each), clipped so
+// that a later, longer line in the slot is copied out rather than written
+// over its neighbour.
+func (t *Trace) slot(b []byte) []byte {
+	if len(t.slab)+len(b) > cap(t.slab) {
+		t.slab = make([]byte, 0, max(slabBytes, len(b)))
+	}
+	start := len(t.slab)
+	t.slab = append(t.slab, b...)
+	return t.slab[start:len(t.slab):len(t.slab)]
+}
+
+// slabBytes is the size of one slab of ring slots: about a dozen lines.
+const slabBytes = 2 << 10
 
 // kept returns the kept event lines, oldest first.
 func (t *Trace) kept() []string {
@@ -177,6 +197,28 @@ func (t *Trace) kept() []string {
 		for _, l := range part {
 			out = append(out, string(l))
 		}
+	}
+	return out
+}
+
+// Headers returns the header lines, in order.
+func (t *Trace) Headers() []string { return slices.Clone(t.headers) }
+
+// Events returns the kept event lines as events, oldest first: each line
+// read back by ParseEvent, so the text printed, the hash and the events
+// are one thing. The lines are kept as text (a bounded ring on sweeps,
+// which read almost none of them) and read only here.
+func (t *Trace) Events() []Event {
+	kept := t.kept()
+	out := make([]Event, len(kept))
+	for i, l := range kept {
+		e, err := ParseEvent(l)
+		if err != nil {
+			// Every kept line was printed by Add, whose output
+			// ParseEvent reads by construction (TestEventRoundTrip*).
+			panic("sim: the trace kept a line that does not read back: " + err.Error())
+		}
+		out[i] = e
 	}
 	return out
 }
@@ -199,7 +241,17 @@ func (t *Trace) Dropped() int { return t.count - len(t.lines) - len(t.ring) }
 // Hash returns the hex SHA-256 over every header and event line added so far,
 // each terminated by "\n". Adding more lines afterwards continues the hash.
 func (t *Trace) Hash() string {
+	t.flushHash()
 	return hex.EncodeToString(t.hasher.Sum(nil))
+}
+
+// hashBatch is the size at which pending lines are hashed.
+const hashBatch = 2 << 10
+
+// flushHash hashes the pending lines.
+func (t *Trace) flushHash() {
+	t.hasher.Write(t.pending)
+	t.pending = t.pending[:0]
 }
 
 // WriteTo writes Lines, one per "\n"-terminated line, and ends with the line
@@ -245,8 +297,7 @@ func FirstDiff(a, b []string) (index int, lineA, lineB string, differ bool) {
 }
 
 func (t *Trace) hash(line string) {
-	io.WriteString(t.hasher, line)
-	t.hasher.Write(newline)
+	t.pending = append(append(t.pending, line...), '\n')
 }
 
 // appendField appends s, quoted if it would break the one-line format.

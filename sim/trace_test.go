@@ -167,3 +167,30 @@ func TestTraceFlagRemembersFirstMarkedLineEvenWhenNotKept(t *testing.T) {
 		t.Fatalf("Flagged() = %q, %t; want the first marked line", line, ok)
 	}
 }
+
+// TestTraceKeepSlotsOfChangingLength: ring slots cut from one slab take
+// later lines longer and shorter than the first, without one slot writing
+// over its neighbour; and the hash, fed in batches, is SHA-256 over the
+// printed lines however many batches they span.
+func TestTraceKeepSlotsOfChangingLength(t *testing.T) {
+	full, kept := NewTrace(traceStart), NewTrace(traceStart)
+	kept.Keep(5)
+	for _, tr := range []*Trace{full, kept} {
+		tr.Header("h")
+		for i := range 4000 { // past several hash batches
+			tr.Add(traceStart, "a", "e", "k="+strings.Repeat("x", (i*7)%23))
+		}
+	}
+	want := append([]string{"h"}, full.Lines()[len(full.Lines())-5:]...)
+	if got := kept.Lines(); !slices.Equal(got, want) {
+		t.Errorf("kept Lines = %q, want %q", got, want)
+	}
+	var text strings.Builder
+	for _, l := range full.Lines() {
+		text.WriteString(l + "\n")
+	}
+	sum := sha256.Sum256([]byte(text.String()))
+	if got := full.Hash(); got != hex.EncodeToString(sum[:]) || kept.Hash() != got {
+		t.Errorf("hash %s (kept %s), want SHA-256 of the lines %x", got, kept.Hash(), sum)
+	}
+}

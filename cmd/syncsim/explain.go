@@ -130,21 +130,17 @@ func buildExplainPage(s scenarios.Scenario, r scenarios.Result) explainPage {
 		Profile: s.Profile.String(),
 		Hash:    r.Hash,
 	}
-	var all []string
-	kept := 0
+	var events []sim.Event
 	if r.Trace != nil {
-		all = r.Trace.Lines()
-		kept = r.Trace.Len() - r.Trace.Dropped()
+		p.Headers, events = r.Trace.Headers(), r.Trace.Events()
 		p.Dropped = r.Trace.Dropped()
 		if p.Hash == "" {
 			p.Hash = r.Trace.Hash()
 		}
 	}
-	nh := max(len(all)-kept, 0)
-	p.Headers = all[:nh]
 	var lines []tline
-	for j, raw := range all[nh:] {
-		l := parseTraceLine(nh+p.Dropped+j+1, raw)
+	for j, e := range events {
+		l := newTline(len(p.Headers)+p.Dropped+j+1, e)
 		lines = append(lines, l)
 		p.Lines = append(p.Lines, explainLine{No: l.no, Raw: l.raw, Class: listClass(&l)})
 	}
@@ -157,7 +153,7 @@ func buildExplainPage(s scenarios.Scenario, r scenarios.Result) explainPage {
 	if v := r.Violation; v != nil {
 		p.Violation = &explainViolation{Property: v.Property, Detail: v.Detail, At: fmtMS(v.At.Milliseconds())}
 		for i := len(lines) - 1; i >= 0; i-- {
-			if lines[i].ok && lines[i].event == "violation" {
+			if lines[i].event == "violation" {
 				p.Violation.Line = lines[i].no
 				break
 			}
@@ -219,8 +215,8 @@ func explainStats(st sim.Stats) []string {
 func maxAttempts(s scenarios.Scenario, headers []string) int {
 	for _, h := range headers {
 		if rest, ok := strings.CutPrefix(h, "config "); ok {
-			for _, d := range parseDetails(rest) {
-				if n, err := strconv.Atoi(d.v); err == nil && d.k == "attempts" {
+			for _, d := range sim.ParseDetails(rest) {
+				if n, err := strconv.Atoi(d.Value); err == nil && d.Key == "attempts" {
 					return n
 				}
 			}
@@ -234,11 +230,8 @@ func maxAttempts(s scenarios.Scenario, headers []string) int {
 
 // listClass is the CSS class of a line in the trace listing.
 func listClass(l *tline) string {
-	if !l.ok {
-		return "ev-unread"
-	}
 	c := "ev-" + cssWord(l.event)
-	if hasToken(l.call, "fault") || l.event == "fault" {
+	if l.callHas("fault") || l.event == "fault" {
 		c += " ev-faulted"
 	}
 	if l.actor == "-" {
@@ -247,20 +240,11 @@ func listClass(l *tline) string {
 	return c
 }
 
-// intentToken is the {...} intent of a store-schedule call: the token after
-// the backend.
-func intentToken(call []string) string {
-	if len(call) > 3 {
-		return call[3]
-	}
-	return ""
-}
-
 // laneOfLine decides which lane a line belongs on ("" for the host).
 func laneOfLine(l *tline) string {
 	switch {
-	case l.event == "store" && len(l.call) > 2:
-		return l.call[2]
+	case l.event == sim.KindStore && l.callHas("backend"):
+		return l.call("backend")
 	case l.actor == "-" && l.event == "fault":
 		return l.get("backend")
 	}
@@ -271,19 +255,19 @@ func laneOfLine(l *tline) string {
 // mark get more than lines that only stretch a bar.
 func lineWeight(l *tline) int {
 	switch l.event {
-	case "rt":
+	case sim.KindRuntime:
 		switch {
-		case hasToken(l.call, "fault"):
+		case l.callHas("fault"):
 			return wPoint
-		case callOp(l.call) == "fetch", hasToken(l.call, "eof"), hasToken(l.call, "err"):
+		case l.op() == "fetch", l.callHas("eof"), l.callHas("err"):
 			return wEnd
 		}
 		return wOther
-	case "store":
+	case sim.KindStore:
 		switch {
-		case hasToken(l.call, "fault"):
+		case l.callHas("fault"):
 			return wPoint
-		case callOp(l.call) == "store-get":
+		case l.op() == "store-get":
 			return wOther
 		}
 		return wEnd
@@ -316,15 +300,13 @@ type xscale struct {
 	times []int64 // sorted instants
 	start []int   // x where each instant begins
 	end   []int   // x where it ends (after its lines)
-	lineX []int   // per line (index into lines): centre of its slot; -1 if unread
+	lineX []int   // per line (index into lines): centre of its slot; -1 if not placed
 }
 
 func newXScale(lines []tline, extra []int64) xscale {
 	var times []int64
 	for i := range lines {
-		if lines[i].ok {
-			times = append(times, lines[i].ms)
-		}
+		times = append(times, lines[i].ms)
 	}
 	times = append(times, extra...)
 	slices.Sort(times)
@@ -334,9 +316,7 @@ func newXScale(lines []tline, extra []int64) xscale {
 	order := make([]int, 0, len(lines))
 	for i := range lines {
 		sc.lineX[i] = -1
-		if lines[i].ok {
-			order = append(order, i)
-		}
+		order = append(order, i)
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lines[a].ms, lines[b].ms) })
 	x, k := exLeft, 0
@@ -453,25 +433,22 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 	var extra []int64
 	for i := range lines {
 		l := &lines[i]
-		if !l.ok {
-			continue
-		}
 		l.lane = laneOfLine(l)
 		lo.lane(l.lane)
 		switch {
-		case l.event == "store" && callOp(l.call) == "store-schedule" && !hasToken(l.call, "err"):
-			if in := parseIntent(intentToken(l.call)); in.ok {
+		case l.event == sim.KindStore && l.op() == "store-schedule" && !l.callHas("err"):
+			if in := l.intent(); in.ok {
 				extra = append(extra, in.notBefore)
 			}
 		case l.event == "alarm-set":
-			if at, ok := parseOffset(l.get("at")); ok {
+			if at, ok := offsetMS(l.get("at")); ok {
 				extra = append(extra, at)
 			}
 		}
 	}
 	violationLine := -1
 	for i := len(lines) - 1; i >= 0; i-- {
-		if lines[i].ok && lines[i].event == "violation" {
+		if lines[i].event == "violation" {
 			violationLine = i
 			break
 		}
@@ -495,9 +472,6 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 	)
 	for i := range lines {
 		l := &lines[i]
-		if !l.ok {
-			continue
-		}
 		ln := lo.lane(l.lane)
 		if ln < 0 {
 			ln = host
@@ -518,9 +492,9 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 			}
 		}
 		switch l.event {
-		case "rt":
+		case sim.KindRuntime:
 			lo.rtLine(i, ln, &pulls, pullOpen)
-		case "store":
+		case sim.KindStore:
 			lo.storeLine(i, ln, &intents, inOpen)
 		case "fault":
 			kind := l.get("kind")
@@ -534,7 +508,7 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 			}
 			lo.point(i, ln, "faults", "tri", "fault fault-event", label, "fault "+label+" on "+l.lane+" (injected)")
 		case "alarm-set":
-			at, ok := parseOffset(l.get("at"))
+			at, ok := offsetMS(l.get("at"))
 			if alarmOn != nil {
 				alarmOn.end, alarmOn.endReason = i, "replaced"
 			}
@@ -580,10 +554,10 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 			state := l.get("faults")
 			if state != "" {
 				state = "faults=" + state
-			} else if l.has("ok") || strings.Contains(l.rest, "ok") {
+			} else if l.hasWord("ok") {
 				state = "ok"
 			}
-			lo.point(i, host, "host", "dot", "liveness", "liveness "+state, "liveness phase: "+l.rest)
+			lo.point(i, host, "host", "dot", "liveness", "liveness "+state, "liveness phase: "+l.rest())
 		case "violation":
 			tip := "VIOLATION " + l.get("property") + ": " + l.get("detail")
 			if v != nil {
@@ -596,7 +570,7 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 			// drawn as op bars below
 		default:
 			if ln == host {
-				lo.point(i, host, "host", "dot", "host-other", l.event, l.event+" "+l.rest)
+				lo.point(i, host, "host", "dot", "host-other", l.event, l.event+" "+l.rest())
 			}
 		}
 	}
@@ -625,16 +599,16 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 // rtLine handles one runtime call: a pull's start or end, an injected fault.
 func (lo *explainLayout) rtLine(i, ln int, pulls *[]*pullSpan, open map[string]*pullSpan) {
 	l := &lo.lines[i]
-	op := callOp(l.call)
-	key := l.lane + "/" + after(l.call, "stream")
-	if fk := after(l.call, "fault"); fk != "" {
-		lo.point(i, ln, "faults", "tri", "fault", fk, "fault "+fk+" injected at "+op+" by "+l.actor+": "+after(l.call, "err"))
+	op := l.op()
+	key := l.lane + "/" + l.call("stream")
+	if fk := l.call("fault"); fk != "" {
+		lo.point(i, ln, "faults", "tri", "fault", fk, "fault "+fk+" injected at "+op+" by "+l.actor+": "+l.call("err"))
 	}
 	switch op {
 	case "fetch":
 		pl := &pullSpan{key: key, actor: l.actor, lane: ln, fetch: i, end: -1}
 		*pulls = append(*pulls, pl)
-		if e := after(l.call, "err"); e != "" {
+		if e := l.call("err"); e != "" {
 			pl.end, pl.how, pl.err = i, "failed", e
 			return
 		}
@@ -644,13 +618,13 @@ func (lo *explainLayout) rtLine(i, ln int, pulls *[]*pullSpan, open map[string]*
 		if pl == nil {
 			return
 		}
-		pl.served = after(l.call, "served")
+		pl.served = l.call("served")
 		switch {
 		case op == "stream-close":
 			pl.how = "closed"
-		case after(l.call, "err") != "":
-			pl.how, pl.err = "failed", after(l.call, "err")
-		case hasToken(l.call, "eof"):
+		case l.call("err") != "":
+			pl.how, pl.err = "failed", l.call("err")
+		case l.callHas("eof"):
 			pl.how = "eof"
 		default:
 			return
@@ -663,11 +637,11 @@ func (lo *explainLayout) rtLine(i, ln int, pulls *[]*pullSpan, open map[string]*
 // storeLine handles one scheduler store call: intents, store faults.
 func (lo *explainLayout) storeLine(i, ln int, intents *[]*intentSpan, open map[int]*intentSpan) {
 	l := &lo.lines[i]
-	op := callOp(l.call)
-	if fk := after(l.call, "fault"); fk != "" {
-		lo.point(i, ln, "faults", "tri", "fault store-fault", fk, "fault "+fk+" injected at "+op+" by "+l.actor+": "+after(l.call, "err"))
+	op := l.op()
+	if fk := l.call("fault"); fk != "" {
+		lo.point(i, ln, "faults", "tri", "fault store-fault", fk, "fault "+fk+" injected at "+op+" by "+l.actor+": "+l.call("err"))
 	}
-	if after(l.call, "err") != "" || len(l.call) < 3 {
+	if l.call("err") != "" || !l.callHas("backend") {
 		return
 	}
 	switch op {
@@ -675,7 +649,7 @@ func (lo *explainLayout) storeLine(i, ln int, intents *[]*intentSpan, open map[i
 		if cur := open[ln]; cur != nil {
 			cur.end, cur.endReason = i, "replaced by "+l.actor
 		}
-		in := parseIntent(intentToken(l.call))
+		in := l.intent()
 		if !in.ok {
 			delete(open, ln)
 			return
@@ -744,7 +718,7 @@ func (lo *explainLayout) opBar(op *opSpan) {
 	label := what + " → " + outcome + detail
 	tip := fmt.Sprintf("%s → %s %s: %s", fmtMS(fl.ms), fmtMS(ll.ms), op.actor, label)
 	if op.result >= 0 {
-		tip += "\nresult: " + ll.rest
+		tip += "\nresult: " + ll.rest()
 	}
 	nos := []int{fl.no}
 	if last != first {
@@ -760,7 +734,7 @@ func (lo *explainLayout) pullBar(pl *pullSpan) {
 		// Never ended in the trace: cut by a restart or the run's end.
 		end, how = pl.fetch, "open"
 		for j := len(lo.lines) - 1; j > pl.fetch; j-- {
-			if lo.lines[j].ok && lo.lines[j].actor == pl.actor {
+			if lo.lines[j].actor == pl.actor {
 				end = j
 				break
 			}
@@ -773,7 +747,7 @@ func (lo *explainLayout) pullBar(pl *pullSpan) {
 	}
 	label += " " + how
 	tip := fmt.Sprintf("%s → %s pull by %s (stream %s, after %s): %s", fmtMS(fl.ms), fmtMS(el.ms), pl.actor,
-		after(fl.call, "stream"), after(fl.call, "after"), how)
+		fl.call("stream"), fl.call("after"), how)
 	if pl.served != "" {
 		tip += ", " + pl.served + " entries served"
 	}
@@ -933,9 +907,7 @@ func (lo *explainLayout) finish(endX int) explainData {
 	}
 	hasLine := map[int64]bool{}
 	for i := range lo.lines {
-		if lo.lines[i].ok {
-			hasLine[lo.lines[i].ms] = true
-		}
+		hasLine[lo.lines[i].ms] = true
 	}
 	for ti, t := range lo.sc.times {
 		data.Ticks = append(data.Ticks, exTick{X: lo.sc.start[ti], Label: fmtMS(t), Extra: !hasLine[t]})

@@ -31,11 +31,13 @@ func explainFailingRun(t testing.TB) (scenarios.Scenario, scenarios.Result) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		lines := r.Trace.Lines()
-		pulled := slices.ContainsFunc(lines, func(l string) bool {
-			return strings.Contains(l, " fetch conn ") && !strings.Contains(l, " err ")
+		events := r.Trace.Events()
+		pulled := slices.ContainsFunc(events, func(e sim.Event) bool {
+			return e.Kind == sim.KindRuntime && e.Value("op") == "fetch" && !e.Has("err")
 		})
-		faulted := slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " fault ") })
+		faulted := slices.ContainsFunc(events, func(e sim.Event) bool {
+			return e.Kind == "fault" || (e.IsRecord() && e.Has("fault"))
+		})
 		if r.Violation != nil && pulled && faulted {
 			return s, r
 		}
@@ -137,45 +139,59 @@ func template_escape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;", "\x00", "\uFFFD").Replace(s)
 }
 
-func TestExplainParseTraceLine(t *testing.T) {
-	l := parseTraceLine(7, `+0000003.600 #5.exec.b0 exec-result error="pull failed: a \"b\" c" exit=0 sync=pending`)
-	if !l.ok || l.ms != 3600 || l.actor != "#5.exec.b0" || l.event != "exec-result" {
+// eventLine reads one trace line as the explain page sees it.
+func eventLine(t *testing.T, no int, line string) tline {
+	t.Helper()
+	e, err := sim.ParseEvent(line)
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	l := newTline(no, e)
+	if l.raw != line {
+		t.Fatalf("line %d prints as %s", no, l.raw)
+	}
+	return l
+}
+
+func TestExplainReadsEvents(t *testing.T) {
+	l := eventLine(t, 7, `+0000003.600 #5.exec.b0 exec-result error="pull failed: a \"b\" c" exit=0 sync=pending`)
+	if l.ms != 3600 || l.actor != "#5.exec.b0" || l.event != "exec-result" {
 		t.Fatalf("read %+v", l)
 	}
 	if got := l.get("error"); got != `pull failed: a "b" c` {
 		t.Errorf("error=%q", got)
 	}
-	if l.get("sync") != "pending" || l.get("exit") != "0" || laneOf(l.actor) != "b0" || actorKind(l.actor) != "exec" {
-		t.Errorf("details %+v", l.kv)
+	if l.get("sync") != "pending" || l.get("exit") != "0" || laneOf(l.actor) != "b0" || actorKind(l.actor) != "exec" || l.call("sync") != "" {
+		t.Errorf("details %+v", l.ev.Fields)
 	}
 
-	st := parseTraceLine(8, `+0000034.200 #11.exec.b1 store #10 store-schedule b1 {backend b1 runtime b1-rt1 target {4,"/a b"} attempt 2 notBefore +0000035.200}`)
-	if callOp(st.call) != "store-schedule" || laneOfLine(&st) != "b1" {
-		t.Fatalf("store call %q", st.call)
+	st := eventLine(t, 8, `+0000034.200 #11.exec.b1 store #10 store-schedule b1 {backend b1 runtime b1-rt1 target {4,"/a b"} attempt 2 notBefore +0000035.200}`)
+	if st.op() != "store-schedule" || laneOfLine(&st) != "b1" || st.get("backend") != "" {
+		t.Fatalf("store call %+v", st.ev.Fields)
 	}
-	in := parseIntent(intentToken(st.call))
+	in := st.intent()
 	if !in.ok || in.attempt != 2 || in.notBefore != 35200 || in.runtime != "b1-rt1" || in.target != `{4,"/a b"}` {
 		t.Errorf("intent %+v", in)
 	}
 
-	rt := parseTraceLine(9, `+0000003.100 #3.exec.b1 rt #16 stream-next conn 2 rt b1-rt1 stream 2 served 1 fault transport-mid-stream err "injected: closed mid-stream"`)
-	if callOp(rt.call) != "stream-next" || after(rt.call, "fault") != "transport-mid-stream" || after(rt.call, "err") != "injected: closed mid-stream" || after(rt.call, "stream") != "2" {
-		t.Errorf("rt call %q", rt.call)
+	rt := eventLine(t, 9, `+0000003.100 #3.exec.b1 rt #16 stream-next conn 2 rt b1-rt1 stream 2 served 1 fault transport-mid-stream err "injected: closed mid-stream"`)
+	if rt.op() != "stream-next" || rt.call("fault") != "transport-mid-stream" || rt.call("err") != "injected: closed mid-stream" || rt.call("stream") != "2" || !rt.callHas("served") || rt.callHas("eof") {
+		t.Errorf("rt call %+v", rt.ev.Fields)
 	}
 
-	host := parseTraceLine(10, `+0000000.200 - fault backend=b0 kind=restart`)
-	if laneOfLine(&host) != "b0" || host.get("kind") != "restart" {
-		t.Errorf("host fault %+v", host)
+	host := eventLine(t, 10, `+0000000.200 - fault backend=b0 kind=restart`)
+	if laneOfLine(&host) != "b0" || host.get("kind") != "restart" || host.callHas("kind") {
+		t.Errorf("host fault %+v", host.ev.Fields)
 	}
-	for _, bad := range []string{"", "seed 4", "garbage line here", "+12.3 - x", "+0000001.000"} {
-		if l := parseTraceLine(1, bad); l.ok {
-			t.Errorf("%q read as an event: %+v", bad, l)
-		}
+	live := eventLine(t, 11, `+0000009.000 - liveness ok`)
+	if !live.hasWord("ok") || live.hasWord("faults") {
+		t.Errorf("liveness %+v", live.ev.Fields)
 	}
 }
 
-// A trace with unreadable lines, unknown events and a lane the config does
-// not name still renders, with every line listed.
+// A trace with odd lines (a runtime call of an unusual shape), unknown
+// events and a lane the config does not name still renders, with every
+// line listed.
 func TestExplainHTMLOddTrace(t *testing.T) {
 	tr := sim.NewTrace(sim.Epoch)
 	tr.Header("seed 1")

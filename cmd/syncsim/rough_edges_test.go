@@ -129,7 +129,7 @@ func TestOffsetMatchesTheTrace(t *testing.T) {
 		t.Fatal("no timed trace line")
 	}
 	stamp := strings.Fields(last)[0]
-	ms, ok := parseOffset(stamp) // explain's reader of trace times
+	ms, ok := offsetMS(stamp) // explain's reader of trace times
 	if d := time.Duration(ms) * time.Millisecond; !ok || offset(d) != stamp {
 		t.Errorf("offset(%v) = %q, trace printed %q", d, offset(d), stamp)
 	}
