@@ -220,6 +220,23 @@ func (b *backendDraw) draw(r *rand.Rand, n int) int {
 // cancel member.
 const cancelGroupOneIn = 3
 
+// cancels draws whether a group of n members gets a cancel: never below
+// three members; a group of maxGroupSize, whose cancel leaves three
+// operations (one running, one leaving its FIFO, one queued behind it:
+// SPEC 5.1's "the others keep their order" needs all three), three times
+// as often as a group of three, which leaves two. Groups of three and four
+// are drawn equally often, so cancels keep their share of one eligible
+// group in cancelGroupOneIn (1/2 and 1/6 average to 1/3).
+func cancels(r *rand.Rand, n int) bool {
+	switch {
+	case n < 3:
+		return false
+	case n >= maxGroupSize:
+		return r.IntN(2) == 0
+	}
+	return r.IntN(2*cancelGroupOneIn) == 0
+}
+
 // addCancels makes the last member of some groups of three or more a
 // cancel, drawing from r, a stream of its own, so that the rest of the
 // scenario is what the workload stream alone makes of the seed. The cancel
@@ -239,7 +256,7 @@ func addCancels(r *rand.Rand, ops []Op) {
 		if op.Kind != OpGroup || slices.ContainsFunc(op.Ops, func(m Op) bool { return m.Kind == OpHostRestart }) {
 			continue
 		}
-		if r.IntN(cancelGroupOneIn) == 0 && len(op.Ops) >= 3 {
+		if cancels(r, len(op.Ops)) {
 			members := slices.Clone(op.Ops)
 			members[len(members)-1] = Op{Kind: OpCancel}
 			for j := range members {
