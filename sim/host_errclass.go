@@ -52,6 +52,7 @@ var (
 	wantLost      = errWant{name: "lost", sentinel: workspace.ErrExecutionLost, known: true}
 	wantInjected  = errWant{name: "injected", sentinel: faults.ErrInjected, notTransport: true, known: true}
 	wantCancelled = errWant{name: "cancelled", sentinel: context.Canceled, known: true}
+	wantStore     = errWant{name: "store", sentinel: faults.ErrInjected, notTransport: true, known: true}
 )
 
 // failureClass is the class of the failure that ended f's reconnecting

@@ -106,3 +106,26 @@ func TestExplicitPullIsJudged(t *testing.T) {
 		t.Fatalf("expected 2 pulls judged complete, got %d (%v)", n, h.stats.ExecSync)
 	}
 }
+
+// TestRejectedRetryKeepsTheStoreError: a retry the model rejects (an
+// intent-store call the harness failed) returns that failure as it is;
+// one that flattened it to text, or made it a transport failure, does not.
+func TestRejectedRetryKeepsTheStoreError(t *testing.T) {
+	h := newJudgeHost(t, nil)
+	defer h.Close()
+	injected := &faults.InjectedError{Kind: faults.StoreGet, Msg: "scheduler store unavailable"}
+	for _, tc := range []struct {
+		err   error
+		fires bool
+	}{
+		{fmt.Errorf("get: %w", injected), false},
+		{fmt.Errorf("get: %v", injected), true},
+		{&workspace.TransportError{Msg: "get", Cause: injected}, true},
+	} {
+		h.violated = nil
+		v := h.judgeErrClass(finished{actor: "#1.retry.b0", kind: "retry", err: tc.err}, wantStore)
+		if fired := v != nil; fired != tc.fires {
+			t.Errorf("%T %v: expected a violation %t, got %v", tc.err, tc.err, tc.fires, v)
+		}
+	}
+}

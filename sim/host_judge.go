@@ -110,8 +110,13 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 			if len(calls) > 0 || !strings.Contains(f.err.Error(), "retryScheduler") {
 				return h.fail("model", fmt.Sprintf("%s: without a scheduler a retry must be rejected (\"retryScheduler\") before reaching the runtime: %d calls, err %v", f.actor, len(calls), f.err))
 			}
+			return nil
 		}
-		return nil
+		// The model rejects a retry only for an intent-store call that
+		// failed, which the harness injected: the caller gets that failure
+		// as it is (SPEC 4: the store's error is returned), not a transport
+		// failure (error-class).
+		return h.judgeErrClass(f, wantStore)
 	}
 	if !want.Pulled && len(calls) > 0 {
 		return h.fail("model", fmt.Sprintf("%s: expected no runtime call (status %s, the model), got %d", f.actor, want.Status, len(calls)))
