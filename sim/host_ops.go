@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/scheduler"
@@ -100,19 +101,29 @@ func (h *Host) SpawnRetry(b int, why string) {
 // error as it ends.
 func (h *Host) spawnRetry(name string, b int, done func(error)) {
 	f := &finished{actor: name, kind: "retry", backend: b}
-	ws := h.ws
-	ctx := h.opContext(name)
-	var id string
-	h.rt.Go(name, func() {
-		presizeStack()
+	h.spawnOp(f, func(ws *workspace.Workspace, ctx context.Context, id string) {
 		f.begun = h.clock.Now()
 		f.retry, f.err = ws.RetryPendingSync(ctx, id, h.cfg.Budget)
+	}, done)
+}
+
+// spawnOp starts the actor of operation f on the workspace of the moment:
+// run makes the workspace call (with the operation's context and the
+// backend id it passes, drawn once the actor is registered), then f is
+// finished, and done (if any) is told its error.
+func (h *Host) spawnOp(f *finished, run func(ws *workspace.Workspace, ctx context.Context, id string), done func(error)) {
+	ws := h.ws
+	ctx := h.opContext(f.actor)
+	var id string
+	h.rt.Go(f.actor, func() {
+		presizeStack()
+		run(ws, ctx, id)
 		h.done = append(h.done, *f)
 		if done != nil {
 			done(f.err)
 		}
 	})
-	id = h.callID(b, name)
+	id = h.callID(f.backend, f.actor)
 }
 
 // callID is the backend id an operation on backend b passes to the

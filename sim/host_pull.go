@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -21,15 +22,9 @@ func (h *Host) SpawnPull(b int) {
 	name := h.actorName("pull", b)
 	h.event(name, "start", "op=pull")
 	f := &finished{actor: name, kind: "pull", backend: b}
-	ws := h.ws
-	ctx := h.opContext(name)
-	var id string
-	h.rt.Go(name, func() {
-		presizeStack()
+	h.spawnOp(f, func(ws *workspace.Workspace, ctx context.Context, id string) {
 		f.pull, f.err = ws.Pull(ctx, id)
-		h.done = append(h.done, *f)
-	})
-	id = h.callID(b, name)
+	}, nil)
 }
 
 // judgePull judges one finished Pull.
