@@ -43,17 +43,22 @@ func TestCaseFoldingStoreIsCaught(t *testing.T) {
 	if len(rec.msgs) != 1 {
 		t.Fatalf("Check reported %d times, want once: %q", len(rec.msgs), rec.msgs)
 	}
-	var seed uint64
-	for _, l := range strings.Split(rec.msgs[0], "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "SEED"); ok {
-			seed, _ = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-			break
-		}
-	}
+	seed := reportedSeed(rec.msgs[0])
 	if seed == 0 || FromSeed(seed, DefaultConfig).Config.BackendIDs == "" {
 		t.Errorf("the first failing seed (%d) should be one with drawn backend ids:\n%s", seed, firstLines(rec.msgs[0], 12))
 	}
 	t.Logf("%s", firstLines(rec.msgs[0], 5))
+}
+
+// reportedSeed is the seed on the SEED line of a Check report (0: none).
+func reportedSeed(report string) uint64 {
+	for _, l := range strings.Split(report, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "SEED"); ok {
+			seed, _ := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			return seed
+		}
+	}
+	return 0
 }
 
 // TestDrawnBackendIDs: the ids FromSeed draws are valid, print and parse

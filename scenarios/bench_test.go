@@ -18,7 +18,7 @@ func benchScenarios(c Config) []Scenario {
 	return out
 }
 
-// BenchmarkRunDefault is one default scenario (2 backends, 30 ops, memory
+// BenchmarkRunDefault is one default scenario (backends drawn, 30 ops, memory
 // store) through the whole harness: SUT, model, trace, liveness tail.
 func BenchmarkRunDefault(b *testing.B) { benchRun(b, DefaultConfig) }
 

@@ -32,7 +32,7 @@ func TestInjectSweep(t *testing.T) {
 				if r.IntN(3) == 0 {
 					k := armable[r.IntN(len(armable))]
 					sites := faults.ArmSites(k)
-					op := Op{Kind: OpInject, Backend: r.IntN(c.Backends), Fault: k, On: sites[r.IntN(len(sites))]}
+					op := Op{Kind: OpInject, Backend: r.IntN(s.Config.Backends), Fault: k, On: sites[r.IntN(len(sites))]}
 					if op.On.Streamed() {
 						op.After = r.IntN(4)
 					}

@@ -13,6 +13,8 @@ import (
 
 // Config is what shapes a scenario besides its ops.
 type Config struct {
+	// Backends is the number of container backends (0: drawn per seed by
+	// FromSeed, backendcount.go; a scenario always has its count set).
 	Backends int
 	// Steps is the number of steps Generate draws, as Steps counts them:
 	// every op, a group's members each (the group itself is not one).
@@ -65,13 +67,14 @@ type Config struct {
 	Strategy string
 }
 
-// DefaultConfig is the default scenario shape: two backends, 30 ops, the
+// DefaultConfig is the default scenario shape: backends drawn per seed
+// (two in most seeds, one to sixteen in the rest), 30 ops, the
 // memory stores, with 1 seed in 16 on each SQLite store instead: so every
 // default sweep also runs the durable stores (about 75 SQLite runs in
 // go test's 600-seed sweep), at a cost the sweep can bear: on a
 // memory-backed filesystem (scratch.go) a SQLite run costs a few memory
 // runs; on a disk it waits on fsync, about ten times longer.
-var DefaultConfig = Config{Backends: 2, Steps: 30, Scheduler: "memory", SQLiteShare: 16}
+var DefaultConfig = Config{Steps: 30, Scheduler: "memory", SQLiteShare: 16}
 
 // MemoryConfig is DefaultConfig on the memory stores only: the shape of
 // `syncsim bench`, which measures the harness, not SQLite.
@@ -163,6 +166,11 @@ func FromSeed(seed uint64, c Config) Scenario {
 	w := sim.Stream(seed, sim.LabelWorkload)
 	weights := Swarm(w)
 	applyProfile(&weights, profile)
+	if c.Backends == 0 {
+		// Its own stream: the profile, weights and budgets are the same
+		// whatever the count (the ops are not: they pick backends).
+		c.Backends = drawBackendCount(sim.Stream(seed, "backends"))
+	}
 	retry := retryChoices[w.IntN(len(retryChoices))]
 	if c.Retry == (workspace.RetryOptions{}) {
 		c.Retry = retry

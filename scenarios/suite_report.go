@@ -65,7 +65,11 @@ func orMemory(s string) string {
 // syncsimReplayLine is the command-line replay of seed under c, for the
 // built-in stores: every flag that shapes the scenario.
 func syncsimReplayLine(seed uint64, c Config) string {
-	s := fmt.Sprintf("syncsim replay -seed %d -steps %d -backends %d%s", seed, c.Steps, c.Backends, bugFlag(c.Bug))
+	s := fmt.Sprintf("syncsim replay -seed %d -steps %d", seed, c.Steps)
+	if c.Backends != 0 { // 0 draws the count from the seed again
+		s += fmt.Sprintf(" -backends %d", c.Backends)
+	}
+	s += bugFlag(c.Bug)
 	if c.Scheduler != "" && c.Scheduler != DefaultConfig.Scheduler {
 		s += " -scheduler " + c.Scheduler
 	}

@@ -60,7 +60,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		{"-scheduler", []string{"run", "-scheduler", "redis"}},
 		{"-local", []string{"run", "-local", "redis"}},
 		{"-workers", []string{"run", "-workers", "0"}},
-		{"-backends", []string{"replay", "-seed", "1", "-backends", "0"}},
+		{"-backends", []string{"replay", "-seed", "1", "-backends", "-1"}},
 		{`"extra"`, []string{"run", "extra"}},
 		{missing, []string{"replay", missing}},
 		{missing, []string{"shrink", missing}},
@@ -146,7 +146,7 @@ func TestPlantedBugReportEndsInReplayLines(t *testing.T) {
 	}
 	wantTail := []string{
 		"  syncsim replay " + files[0],
-		"  syncsim replay -seed " + firstFailingSeed(t, "single-alarm") + " -steps 30 -backends 2 -bug single-alarm",
+		"  syncsim replay -seed " + firstFailingSeed(t, "single-alarm") + " -steps 30 -bug single-alarm",
 	}
 	if got := lines[n-4 : n-2]; !slices.Equal(got, wantTail) {
 		t.Errorf("replay lines %q, want %q", got, wantTail)

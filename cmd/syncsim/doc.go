@@ -115,7 +115,7 @@ A failure report has a fixed shape and ends in the lines to paste:
 	SHRUNK    syncsim-failures/alarm-single-alarm-e4eb3fcbf7c6.txt: 30 -> 2 steps in 6ms (42 runs)
 	REPLAY
 	  syncsim replay syncsim-failures/alarm-single-alarm-e4eb3fcbf7c6.txt
-	  syncsim replay -seed 4 -steps 30 -backends 2 -bug single-alarm
+	  syncsim replay -seed 4 -steps 30 -bug single-alarm
 	  cp syncsim-failures/alarm-single-alarm-e4eb3fcbf7c6.txt scenarios/testdata/corpus/ && go test ./scenarios -run 'TestCorpus/alarm-single-alarm-e4eb3fcbf7c6$'
 
 run -json prints seeds (run: passed + failed), first_seed, seeds_planned,

@@ -29,6 +29,6 @@ func Example_plantedBug() {
 	}
 	fmt.Println("exit", code)
 	// Output:
-	// syncsim replay -seed 1 -steps 30 -backends 2 -bug zero-based-attempts
+	// syncsim replay -seed 1 -steps 30 -bug zero-based-attempts
 	// exit 1
 }

@@ -86,7 +86,7 @@ type shapeFlags struct {
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.steps, "steps", scenarios.DefaultConfig.Steps, "steps per generated scenario (ops, a group's members each counted)")
-	fs.IntVar(&f.backends, "backends", scenarios.DefaultConfig.Backends, "container backends per scenario")
+	fs.IntVar(&f.backends, "backends", scenarios.DefaultConfig.Backends, "container backends per scenario (0: drawn per seed, two in most, one to sixteen in the rest)")
 	fs.StringVar(&f.scheduler, "scheduler", scenarios.DefaultConfig.Scheduler, "intent store: memory, sqlite or none (a workspace without a scheduler)")
 	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
@@ -101,8 +101,8 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 	if f.steps < 1 || f.steps > maxSteps {
 		return c, fmt.Errorf("invalid value %d for flag -steps: want 1..%d", f.steps, maxSteps)
 	}
-	if f.backends < 1 || f.backends > maxBackends {
-		return c, fmt.Errorf("invalid value %d for flag -backends: want 1..%d", f.backends, maxBackends)
+	if f.backends < 0 || f.backends > maxBackends {
+		return c, fmt.Errorf("invalid value %d for flag -backends: want 0 (drawn per seed) or 1..%d", f.backends, maxBackends)
 	}
 	if f.scheduler != "memory" && f.scheduler != "sqlite" && f.scheduler != "none" {
 		return c, fmt.Errorf("invalid value %q for flag -scheduler: want memory, sqlite or none", f.scheduler)
@@ -138,7 +138,10 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 // every flag that shapes it, defaults left out.
 func replayLine(seed uint64, c scenarios.Config) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "syncsim replay -seed %d -steps %d -backends %d", seed, c.Steps, c.Backends)
+	fmt.Fprintf(&b, "syncsim replay -seed %d -steps %d", seed, c.Steps)
+	if c.Backends != 0 { // 0 draws the count from the seed again
+		fmt.Fprintf(&b, " -backends %d", c.Backends)
+	}
 	if c.Bug != "" {
 		b.WriteString(" -bug " + c.Bug)
 	}

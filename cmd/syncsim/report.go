@@ -25,7 +25,7 @@ func writeReport(w io.Writer, f *failure, c scenarios.Config, i int) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- FAIL %d: seed %d, property %s\n", i, f.seed, f.property)
 	fmt.Fprintf(&b, "SEED      %d\n", f.seed)
-	fmt.Fprintf(&b, "CONFIG    steps=%d backends=%d scheduler=%s bug=%s\n", c.Steps, c.Backends, c.Scheduler, orNone(c.Bug))
+	fmt.Fprintf(&b, "CONFIG    steps=%d backends=%d scheduler=%s bug=%s\n", c.Steps, f.scenario.Config.Backends, c.Scheduler, orNone(c.Bug))
 	fmt.Fprintf(&b, "PROFILE   %s\n", f.scenario.Profile)
 	fmt.Fprintf(&b, "PROPERTY  %s at %s\n", f.property, offset(f.at))
 	b.WriteString("DETAIL\n")

@@ -14,7 +14,7 @@ import (
 const TraceKeep = 64
 
 // Shape names the scenario shape every rate is measured on.
-const Shape = "FromSeed(seed, DefaultConfig): 2 backends, 30 steps, memory store, swarm fault profile per seed"
+const Shape = "FromSeed(seed, DefaultConfig): backends drawn per seed (2 in most), 30 steps, memory store, swarm fault profile per seed"
 
 // Options size a benchmark run.
 type Options struct {
