@@ -111,6 +111,13 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 		return Result{}, err
 	}
 	host.Store(h)
+	if v := h.Violation(); v != nil {
+		// The system under test failed at the first host start (a store
+		// that cannot open, a refused build, a panic): no step runs.
+		// A close error is not reported: the violation already is.
+		_ = h.Close()
+		return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats(), Recorded: s}, nil
+	}
 	rec := s
 	if o.RecordSchedules {
 		rec.Ops = cloneOps(s.Ops)

@@ -222,3 +222,32 @@ func runWithLocalStore(t *testing.T, seed uint64, st workspace.Store) *sim.Viola
 	}
 	return r.Violation
 }
+
+// TestStoreOpenFailureIsReported: a plugged-in store that cannot open (its
+// factory fails) or panics while opening is the store's bug, reported by
+// Check against a seed (store-error naming the open, no-panic), not a
+// setup error that stops the suite.
+func TestStoreOpenFailureIsReported(t *testing.T) {
+	for _, tc := range []struct {
+		name, property, want string
+		open                 func(dir string) (scheduler.Scheduler, error)
+	}{
+		{"error", "store-error", `intent store open (by host) failed, not injected by the harness: "open: disk quota exceeded"`,
+			func(string) (scheduler.Scheduler, error) { return nil, errors.New("open: disk quota exceeded") }},
+		{"panic", "no-panic", "panic at host start 1, outside any actor: open: index out of range",
+			func(string) (scheduler.Scheduler, error) { panic("open: index out of range") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &fatalRecorder{TB: t}
+			Check(rec, SuiteOptions{NewStore: func() sim.SchedulerFactory { return tc.open }})
+			if len(rec.msgs) != 1 {
+				t.Fatalf("Check reported %d times, want once: %q", len(rec.msgs), rec.msgs)
+			}
+			for _, want := range []string{"PROPERTY  " + tc.property, tc.want} {
+				if !strings.Contains(rec.msgs[0], want) {
+					t.Fatalf("Check's report lacks %q:\n%s", want, firstLines(rec.msgs[0], 20))
+				}
+			}
+		})
+	}
+}

@@ -204,7 +204,7 @@ type Host struct {
 	// oracleSettled is the judge's own settled set: what the host handed
 	// over and found unchanged (host_check.go's alarm property), and
 	// oracleRetryAt the delay after a rejected firing until the next good one.
-	oracleSettled scheduler.AlarmRule
+	oracleSettled model.Settled
 	oracleRetryAt time.Time
 	planted       []scheduler.Intent // host-written intents (PlantIntent)
 
@@ -343,7 +343,7 @@ func NewHost(cfg Config) (*Host, error) {
 	}
 	h.resend.init(len(h.containers))
 	h.plantSecrets()
-	if err := h.start(); err != nil {
+	if err := h.firstStart(); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -392,7 +392,7 @@ func (r runtimeHooks) Actor() string {
 func (h *Host) start() error {
 	store, err := h.storeOpen(h.cfg.Dir)
 	if err != nil {
-		return fmt.Errorf("sim: open local store (host start %d): %w", h.starts+1, err)
+		return fmt.Errorf("sim: host start %d: %w", h.starts+1, hostStoreError("local store", "open", "", err))
 	}
 	h.store = store
 	if h.starts == 0 {
@@ -401,7 +401,7 @@ func (h *Host) start() error {
 	}
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {
-		return fmt.Errorf("sim: open scheduler (host start %d): %w", h.starts+1, err)
+		return fmt.Errorf("sim: host start %d: %w", h.starts+1, hostStoreError("intent store", "open", "", err))
 	}
 	h.inner = inner
 	profile := h.cfg.Profile
@@ -440,7 +440,7 @@ func (h *Host) start() error {
 		PushBatch: h.cfg.PushBatch,
 	}, h.cfg.Mutant)
 	if err != nil {
-		return fmt.Errorf("sim: build workspace: %w", err)
+		return &buildError{start: h.starts + 1, err: err}
 	}
 	h.ws = ws
 	h.leaks.hostStarted(h.containers)

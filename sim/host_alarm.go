@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/scheduler/planttest"
 )
@@ -36,7 +37,7 @@ const maxAlarmRounds = 64
 // startAlarm builds this incarnation's alarm: a host start forgets what the
 // last one settled, and so does the oracle.
 func (h *Host) startAlarm() error {
-	h.oracleSettled = scheduler.AlarmRule{MaxAttempts: h.opts.MaxAttempts}
+	h.oracleSettled = model.Settled{}
 	h.oracleRetryAt = time.Time{}
 	h.alarmErr = nil
 	h.waker, h.ownerTimer = nil, nil

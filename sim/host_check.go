@@ -116,7 +116,7 @@ func (h *Host) checkState() *Violation {
 	var earliest time.Time
 	pending := false
 	for _, in := range bound {
-		if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.IsSettled(in) {
+		if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.Has(in) {
 			continue
 		}
 		due := in.NotBefore

@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/scheduler"
@@ -365,6 +366,10 @@ func (h *Host) restartHost(clean bool) *Violation {
 		}
 	}
 	if err := h.start(); err != nil {
+		var be *buildError
+		if errors.As(err, &be) {
+			return h.fail("api", be.Error())
+		}
 		return h.failStore("durability", err)
 	}
 	if !fileBacked && h.store != old {
