@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/event"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -173,7 +174,7 @@ func sameIntents(a, b []scheduler.Intent, precision time.Duration) bool {
 // to the nanosecond (the store is compared to the nanosecond).
 func render(in []scheduler.Intent, t0 time.Time) []string {
 	out := make([]string, len(in))
-	exact := func(b []byte, t time.Time) []byte { return append(b, OffsetExact(t.Sub(t0))...) }
+	exact := func(b []byte, t time.Time) []byte { return append(b, event.OffsetExact(t.Sub(t0))...) }
 	for i, x := range in {
 		out[i] = string(faults.AppendIntent(nil, x, exact))
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/event"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -573,7 +574,7 @@ func (h *Host) drainRecords() {
 				h.truncs.replaced(i)
 			}
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
-			h.eventBytes(call.Actor, KindRuntime, h.lineBuf)
+			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)
 			h.checkPushBudget(i, call)
 			h.checkResend(i, call)
 			h.leaks.note(i, call)
@@ -587,7 +588,7 @@ func (h *Host) drainRecords() {
 			h.stats.Faults[call.Fault.String()]++
 		}
 		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
-		h.eventBytes(call.Actor, KindStore, h.lineBuf)
+		h.eventBytes(call.Actor, event.KindStore, h.lineBuf)
 		h.checkStoreCall(call)
 		if detail, overlapped := h.fifo.note(call); overlapped {
 			h.fail("fifo", detail)
