@@ -47,6 +47,16 @@
 //     fault-free tail. Every store call is checked (host_storeerr.go): an
 //     error that does not wrap faults.ErrInjected breaks store-error. The
 //     first broken property is a *Violation.
+//   - sim/oracle: the judge's watchers that stand on their own (served
+//     entries, FIFO sections and open streams, open connections, push
+//     marks, lost logs, acknowledged host writes). The Host keeps one
+//     oracle.Oracle, feeds it each call of the records as drainRecords
+//     walks them (and host starts, truncations, acknowledged writes), and
+//     turns what it reports into a violation of the named property. The
+//     oracle never imports this package. What still reads the Host's
+//     internals (the model's intent table, the stores, the alarm, the
+//     per-actor call records) is judged here, in host_judge.go,
+//     host_derive.go and host_check.go.
 //
 // # Events
 //

@@ -45,11 +45,11 @@ func (h *Host) judge(f finished) *Violation {
 			return h.fail("host-write", f.actor+": "+f.err.Error())
 		}
 		if f.kind == "delete" {
-			h.acked.remove(f.backend, f.path)
+			h.oracle.Acked.Remove(f.backend, f.path)
 			h.stats.Faults["host-delete"]++
 			return nil
 		}
-		h.acked.add(f.backend, f.path)
+		h.oracle.Acked.Add(f.backend, f.path)
 		return nil
 	case "retry":
 		if v := h.judgeRetrySpan(f); v != nil {
