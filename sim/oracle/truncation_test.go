@@ -18,6 +18,7 @@ func TestTruncationWatch(t *testing.T) {
 	}{
 		{"seen, then reset took effect", []faults.Call{fetch(3, 2), fetch(0, 2)}, false},
 		{"host behind the truncated log", []faults.Call{fetch(1, 3)}, false},
+		{"host at the truncated log's end", []faults.Call{fetch(2, 3)}, false},
 		{"outrun before the host fetched", []faults.Call{fetch(3, 3)}, true},
 		{"seen, reset lost, then outrun", []faults.Call{fetch(3, 2), fetch(3, 3)}, true},
 	} {
