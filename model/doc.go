@@ -81,5 +81,5 @@
 // 5.3, 5.4: between steps at most the latest connection is open: record),
 // and the liveness properties,
 // liveness-converge among them (a lost log converges unless a truncation
-// was outrun before the host could see it: sim/host_truncation.go).
+// was outrun before the host could see it: sim/oracle/truncation.go).
 package model

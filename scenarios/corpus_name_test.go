@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // noWiden is a scenario the planted bug no-widen fails (see
@@ -101,16 +102,16 @@ func TestWriteCorpusFile(t *testing.T) {
 
 // TestObserveDetails pins the detail rewriting Observe relies on.
 func TestObserveDetails(t *testing.T) {
-	got := orderDetails(sim.ParseDetails(`error="a \"b\" c=d" notBefore=+0000001.150 runtime=b0-rt1 status=pending attempt=2 odd`))
+	got := orderDetails(event.ParseDetails(`error="a \"b\" c=d" notBefore=+0000001.150 runtime=b0-rt1 status=pending attempt=2 odd`))
 	want := `status=pending attempt=2 notBefore=+0000001.150 runtime=b0-rt1 error="a \"b\" c=d" odd`
 	if got != want {
 		t.Fatalf("orderDetails:\n got %s\nwant %s", got, want)
 	}
-	in := sim.Field{Key: "intent", Value: `{backend b1 runtime  target {3,"/a b}"} attempt 2 notBefore +0000002.500}`, Form: sim.Bare}
+	in := event.Field{Key: "intent", Value: `{backend b1 runtime  target {3,"/a b}"} attempt 2 notBefore +0000002.500}`, Form: event.Bare}
 	if got, want := renderIntent(in), `b1 runtime= target={3,"/a b}"} attempt=2 notBefore=+0000002.500`; got != want {
 		t.Fatalf("renderIntent:\n got %s\nwant %s", got, want)
 	}
-	if got := renderIntent(sim.Field{Value: "{garbled"}); got != "{garbled" {
+	if got := renderIntent(event.Field{Value: "{garbled"}); got != "{garbled" {
 		t.Fatalf("garbled intent: %s", got)
 	}
 	if got := Observe(Result{}); got != "no trace\nok\ntrace-hash \n" {

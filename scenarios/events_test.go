@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // eventSeeds is how many generated seeds per configuration
@@ -17,7 +17,7 @@ const eventSeeds = 200
 
 // TestTraceEventsRoundTrip runs generated seeds with their full trace and
 // checks, line by line, that the trace is the rendering of its events:
-// every event line reads back (sim.ParseEvent), renders to the very same
+// every event line reads back (event.ParseEvent), renders to the very same
 // bytes, and reads back again into an equal event; the trace hash is the
 // SHA-256 of the headers and the rendered events. A planted bug adds
 // violation lines. Every kind the simulator prints must show up, so a kind
@@ -48,13 +48,13 @@ func TestTraceEventsRoundTrip(t *testing.T) {
 				if text != line {
 					t.Fatalf("seed %d: event renders\n%s\nbut the trace printed\n%s", seed, text, line)
 				}
-				again, err := sim.ParseEvent(text)
+				again, err := event.ParseEvent(text)
 				if err != nil || !reflect.DeepEqual(again, e) {
 					t.Fatalf("seed %d: %s does not read back (%v):\n%#v\n%#v", seed, line, err, again, e)
 				}
 				if e.IsRecord() {
 					records++
-					if seq, ok := e.Field("seq"); !ok || seq.Form != sim.Seq || e.Value("op") == "" {
+					if seq, ok := e.Field("seq"); !ok || seq.Form != event.Seq || e.Value("op") == "" {
 						t.Fatalf("seed %d: record without its sequence number or op: %s", seed, line)
 					}
 				}

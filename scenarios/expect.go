@@ -5,12 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // Observe prints what a corpus file expects of a run: a compact, stable
 // summary read from the run's trace (never from cmp output, whose format is
-// deliberately unstable). Times print as the trace prints them (sim.Offset:
+// deliberately unstable). Times print as the trace prints them (event.Offset:
 // seconds since the run's start, fixed width), so "advance 5s" first
 // reproduces the SPEC's "now = 5000" as +0000005.000.
 //
@@ -52,14 +52,14 @@ func Observe(r Result) string {
 		b.WriteString("... " + strconv.Itoa(d) + " earlier trace lines not kept: the table below misses what they did\n")
 	}
 	for _, e := range r.Trace.Events() {
-		at := sim.Offset(e.At)
+		at := event.Offset(e.At)
 		prefix := at + " " + e.Actor + " "
 		switch e.Kind {
 		case "exec-result":
 			b.WriteString(prefix + "exec " + orderDetails(e.Fields) + "\n")
 		case "retry-result":
 			b.WriteString(prefix + "retry " + orderDetails(e.Fields) + "\n")
-		case sim.KindStore:
+		case event.KindStore:
 			if s, ok := observeStore(e, table); ok {
 				b.WriteString(prefix + s + "\n")
 			}
@@ -124,7 +124,7 @@ var detailOrder = []string{"status", "sync", "exit", "rejected", "attempt", "not
 
 // orderDetails prints a result's details in detailOrder (the trace sorts
 // them by key), each as the trace prints it.
-func orderDetails(fields []sim.Field) string {
+func orderDetails(fields []event.Field) string {
 	rank := func(k string) int {
 		if i := slices.Index(detailOrder, k); i >= 0 {
 			return i
@@ -132,7 +132,7 @@ func orderDetails(fields []sim.Field) string {
 		return len(detailOrder)
 	}
 	sorted := slices.Clone(fields)
-	slices.SortStableFunc(sorted, func(a, b sim.Field) int { return rank(a.Key) - rank(b.Key) })
+	slices.SortStableFunc(sorted, func(a, b event.Field) int { return rank(a.Key) - rank(b.Key) })
 	parts := make([]string, len(sorted))
 	for i, f := range sorted {
 		parts[i] = f.String()
@@ -143,7 +143,7 @@ func orderDetails(fields []sim.Field) string {
 // observeStore turns one store call into a summary line and keeps table
 // (backend -> rendered intent) up to date. Successful gets are not
 // printed: they change nothing.
-func observeStore(e sim.Event, table map[string]string) (string, bool) {
+func observeStore(e event.Event, table map[string]string) (string, bool) {
 	op, isStore := strings.CutPrefix(e.Value("op"), "store-")
 	backend, hasBackend := e.Field("backend")
 	if !isStore || !hasBackend || (op != "get" && op != "schedule" && op != "clear") {
@@ -173,9 +173,9 @@ func observeStore(e sim.Event, table map[string]string) (string, bool) {
 // attempt 1 notBefore +0000001.000}" as "b0 runtime=r target={2,null}
 // attempt=1 notBefore=+0000001.000"; a value that is not an intent is
 // printed as it is.
-func renderIntent(in sim.Field) string {
+func renderIntent(in event.Field) string {
 	fields, ok := in.Group()
-	if !ok || len(fields) == 0 || fields[0].Key != "backend" || fields[0].Form != sim.Word {
+	if !ok || len(fields) == 0 || fields[0].Key != "backend" || fields[0].Form != event.Word {
 		return in.Value
 	}
 	out := fields[0].Value

@@ -34,7 +34,7 @@
 //     unwound where it blocked.
 //   - trace.go: Trace, one deterministic text line per event, a header for
 //     the swarm profile, an incremental SHA-256 and FirstDiff for the
-//     double-run check. event.go and event_parse.go: the event model below.
+//     double-run check. The event model is package sim/event (below).
 //   - host*.go: Host, the simulated host built from the pieces above: the
 //     workspace's durable local store, the intent store (opened by a
 //     SchedulerFactory at every host start), one alarm (the production
@@ -47,42 +47,27 @@
 //     fault-free tail. Every store call is checked (host_storeerr.go): an
 //     error that does not wrap faults.ErrInjected breaks store-error. The
 //     first broken property is a *Violation.
+//   - sim/oracle: the judge's watchers that stand on their own (served
+//     entries, FIFO sections and open streams, open connections, push
+//     marks, lost logs, acknowledged host writes). The Host keeps one
+//     oracle.Oracle, feeds it each call of the records as drainRecords
+//     walks them (and host starts, truncations, acknowledged writes), and
+//     turns what it reports into a violation of the named property. The
+//     oracle never imports this package. What still reads the Host's
+//     internals (the model's intent table, the stores, the alarm, the
+//     per-actor call records) is judged here, in host_judge.go,
+//     host_derive.go and host_check.go.
 //
 // # Events
 //
-// The trace is a sequence of typed events. An Event is the time since the
-// trace's start (whole milliseconds, as printed), the actor ("-" for the
-// driver), a kind and ordered Fields. A Field has a Key, a Value (unquoted
-// when the text Go-quotes it; Quoted says so) and a Form that says how it
-// prints:
-//
-//	Pair  key=value     a detail of an ordinary event (exec-result, fault, ...)
-//	Bare  value         a bare detail (liveness ok); a call's op, backend, command, intent
-//	Word  key value     a call's named value (conn 1, err "...")
-//	Flag  key           a call's flag (eof, armed, relaunched, not-found)
-//	Seq   #value        a call's sequence number
-//
-// Kinds KindRuntime ("rt") and KindStore ("store") are calls from the fault
-// wrappers' records (faults.Call.AppendTrace, faults.StoreCall.AppendTrace);
-// every other kind has details, which Trace.Add sorts. A {...} value (a
-// cursor, an intent) stays as printed; Field.Group reads an intent's
-// fields.
-//
-// Three rules tie text and events together:
-//
-//  1. The line is the event's rendering, Event.AppendText, and the trace
-//     hash is the SHA-256 of the header lines and those renderings, each
-//     ending in "\n". Header lines (seed, profile, config, strategy) are
-//     not events; ParseDetails reads their key=value part.
-//  2. ParseEvent is the one way text becomes an event, and it is exact:
-//     for a line it accepts, Render(Parse(line)) == line and
-//     Parse(Render(e)) == e. It refuses text no event renders to (a raw
-//     line break, a time not in Offset's form, a needlessly quoted actor)
-//     with an error wrapping ErrNotEvent.
-//  3. Consumers read events: Trace.Events returns the kept lines read
-//     back. The trace keeps lines as text (a sweep keeps a small ring and
-//     reads almost none of it), so building events costs nothing on the
-//     hot path; they are read only when asked for.
+// The trace is a sequence of typed events; their types, their rendering and
+// their parser live in package sim/event, a leaf that imports only the
+// standard library, so that whatever reads a trace (the corpus
+// expectations, the explain page, a judge) need not import the driver.
+// Trace renders every line through event.AppendHead and
+// event.AppendOneLine, so a line is exactly the rendering of the event
+// event.ParseEvent reads back from it; Trace.Events returns the kept lines
+// read back.
 //
 // The judge and the liveness checks read the fault wrappers' typed records
 // directly (host_derive.go), not the trace; the secrecy property reads

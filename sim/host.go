@@ -12,6 +12,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 	"github.com/syncsim/syncsim/workspace/planttest"
 )
@@ -221,15 +222,12 @@ type Host struct {
 	violated *Violation
 	ctx      context.Context
 
-	served       servedLedger             // which entries each backend served first
-	acked        ackedWrites              // host writes the workspace acknowledged
+	// oracle holds the watchers the host feeds its records to (package
+	// sim/oracle): served entries, acknowledged writes, FIFO sections,
+	// open streams, lost logs, push marks, open connections.
+	oracle       oracle.Oracle
 	listed       localListings            // the local store's listings this check took
-	fifo         fifoLedger               // per-backend read-then-write sections
-	spans        syncSpans                // per-backend open change streams
-	truncs       truncationWatch          // lost logs the host could not see
-	resend       resendWatch              // per backend: the push mark the host recorded
 	pushRevReads map[string][]pushRevRead // per actor: the pushRev its pulls read
-	leaks        leakWatch                // per backend: connections left open
 	lastFetch    []scheduler.Cursor       // per backend: fetch cursor at the last check
 	lastPushed   []scheduler.Cursor       // per backend: the remote\'s applied-push cursor then
 	viewStarts   int                      // the host start checkLocalViews last saw
@@ -341,7 +339,7 @@ func NewHost(cfg Config) (*Host, error) {
 		h.wiped = append(h.wiped, false)
 		h.reconnected = append(h.reconnected, false)
 	}
-	h.resend.init(len(h.containers))
+	h.oracle = oracle.New(len(h.containers))
 	h.plantSecrets()
 	if err := h.firstStart(); err != nil {
 		return nil, err
@@ -416,8 +414,8 @@ func (h *Host) start() error {
 	h.sched = faults.NewScheduler(inner, h.hooks(), h.actorRand("faults/store/"+strconv.Itoa(h.starts)), &profile)
 	h.sched.SetClock(h.clock.Now)
 	h.sched.PlantSecrets(h.storeSecrets)
-	h.fifo.reset()
-	h.spans.reset()
+	h.oracle.FIFO.Reset()
+	h.oracle.Spans.Reset()
 	h.localMark = 0
 	h.applies = h.applies[:0] // the actors that made them are gone
 	h.local = faults.NewLocalStore(h.store, h.hooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
@@ -443,7 +441,7 @@ func (h *Host) start() error {
 		return &buildError{start: h.starts + 1, err: err}
 	}
 	h.ws = ws
-	h.leaks.hostStarted(h.containers)
+	h.oracle.Leaks.HostStarted(h.containerMarks())
 	h.starts++
 	h.stats.HostStarts = h.starts
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))

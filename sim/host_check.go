@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/event"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -173,7 +175,7 @@ func sameIntents(a, b []scheduler.Intent, precision time.Duration) bool {
 // to the nanosecond (the store is compared to the nanosecond).
 func render(in []scheduler.Intent, t0 time.Time) []string {
 	out := make([]string, len(in))
-	exact := func(b []byte, t time.Time) []byte { return append(b, OffsetExact(t.Sub(t0))...) }
+	exact := func(b []byte, t time.Time) []byte { return append(b, event.OffsetExact(t.Sub(t0))...) }
 	for i, x := range in {
 		out[i] = string(faults.AppendIntent(nil, x, exact))
 	}
@@ -192,7 +194,7 @@ func (h *Host) Liveness() *Violation {
 		return h.violated
 	}
 	h.event("-", "liveness", "faults=off")
-	h.acked.force = true // every acknowledged write is checked before the tail
+	h.oracle.Acked.Force() // every acknowledged write is checked before the tail
 	if v := h.checkAckedWrites(); v != nil {
 		return v
 	}
@@ -272,7 +274,7 @@ func (h *Host) Liveness() *Violation {
 			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
 		remote := c.Files()
-		if h.wiped[i] && !h.truncs.isBlind(i) {
+		if h.wiped[i] && !h.oracle.Truncs.IsBlind(i) {
 			if v := h.checkConverged(h.names[i], local, remote); v != nil {
 				return v
 			}
@@ -304,12 +306,12 @@ func (h *Host) Liveness() *Violation {
 // in. Files the old log made may linger locally (a deletion lost with the
 // log is never replayed), and host-side files are liveness-push's.
 func (h *Host) checkConverged(name string, local, remote []workspace.File) *Violation {
-	have := contentByPath(local)
+	have := oracle.IndexFiles(local)
 	for _, f := range remote {
 		if strings.HasPrefix(f.Path, hostPrefix) {
 			continue
 		}
-		got, ok := have.get(f.Path)
+		got, ok := have.Get(f.Path)
 		if !ok || !bytes.Equal(got, f.Content) {
 			return h.fail("liveness-converge", fmt.Sprintf("backend %s: after its log was lost and the fault-free tail, remote %s (rev %d) = %q is not in the local store (local has %q, present %t)",
 				name, f.Path, f.Rev, f.Content, got, ok))

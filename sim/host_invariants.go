@@ -142,88 +142,10 @@ func anyFetched(pulls []faults.PullRecord) bool {
 	return false
 }
 
-// servedLedger remembers, per backend, every entry cursor a stream has
-// served, so that an entry served for the first time is known to carry
-// content the host has never seen: every file a command writes names its
-// process and command number, so its content is new, and applying it must
-// count (SPEC 6.7: only a write whose content already matches does not).
-type servedLedger struct {
-	seen  []map[scheduler.Cursor]bool
-	epoch []int
-	// fresh holds the Seq of each stream-next call of the last drain that
-	// served an entry for the first time; moved marks backends whose log
-	// was replaced or cut during it, where the ledger proves nothing.
-	fresh []map[int]bool
-	moved []bool
-}
-
-// note reads one backend's newly drained calls, in order.
-func (l *servedLedger) note(b, epoch int, calls []faults.Call) {
-	for len(l.seen) <= b {
-		l.seen = append(l.seen, map[scheduler.Cursor]bool{})
-		l.epoch = append(l.epoch, 0)
-		l.fresh = append(l.fresh, map[int]bool{})
-		l.moved = append(l.moved, false)
-	}
-	clear(l.fresh[b])
-	l.moved[b] = epoch != l.epoch[b]
-	if l.moved[b] {
-		// A new log may reuse cursors for new content: forget the old one.
-		// Entries served before the change in this drain are noted too,
-		// which can only make a later lower bound lower.
-		clear(l.seen[b])
-		l.epoch[b] = epoch
-	}
-	for _, c := range calls {
-		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" && !l.seen[b][*c.Entry] {
-			l.seen[b][*c.Entry] = true
-			l.fresh[b][c.Seq] = true
-		}
-	}
-}
-
-// hasMoved reports whether backend b's log was replaced or cut during the
-// last drain (true for a backend never drained: nothing is known).
-func (l *servedLedger) hasMoved(b int) bool { return b >= len(l.moved) || l.moved[b] }
-
-// isFresh reports whether the call with Seq seq of backend b's last drain
-// served an entry for the first time.
-func (l *servedLedger) isFresh(b, seq int) bool { return b < len(l.fresh) && l.fresh[b][seq] }
-
-// appliedBounds is the range Applied of a complete pull must fall in: at
-// most every entry the actor was served, at least the entries its last
-// stream served for the first time (when the backend's log held still).
-func (h *Host) appliedBounds(b int, calls []faults.Call) (lo, hi int, loKnown bool) {
-	lastStream, failedAfter := 0, false
-	for _, c := range calls {
-		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {
-			hi++
-		}
-		if c.Op == faults.OpFetch && c.Err == "" && c.Stream != 0 {
-			lastStream, failedAfter = c.Stream, false
-		} else if c.Err != "" && c.Op != faults.OpStreamClose {
-			failedAfter = true
-		}
-	}
-	// A pass that failed after its last fetch was replayed, and the replay
-	// made no fetch of its own (a cursor already at a target with a path
-	// completes without one, SPEC 6.4 step 1): the result is the replay's,
-	// and what the failed pass applied is not in it.
-	if lastStream == 0 || failedAfter || h.served.hasMoved(b) {
-		return 0, hi, false
-	}
-	for _, c := range calls {
-		if c.Op == faults.OpStreamNext && c.Stream == lastStream && h.served.isFresh(b, c.Seq) {
-			lo++
-		}
-	}
-	return lo, hi, true
-}
-
 // judgeApplied: Applied of a complete result is exact within what the
 // record proves (SPEC 1.4: entries applied in this call).
 func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Violation {
-	lo, hi, loKnown := h.appliedBounds(f.backend, calls)
+	lo, hi, loKnown := h.oracle.Served.AppliedBounds(f.backend, calls)
 	if applied > hi {
 		return h.fail("applied", fmt.Sprintf("%s: expected applied <= %d (the entries served to it), got %d", f.actor, hi, applied))
 	}
@@ -243,7 +165,7 @@ func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Viola
 // target (SPEC 6.4 step 1). Checked only on a backend whose log held
 // through the step, where the cursor cannot have moved back since.
 func (h *Host) judgeCompleteAtTarget(f finished, calls []faults.Call) *Violation {
-	if !h.containers[f.backend].Survived() || h.served.hasMoved(f.backend) {
+	if !h.containers[f.backend].Survived() || h.oracle.Served.HasMoved(f.backend) {
 		return nil
 	}
 	var target *scheduler.Cursor

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/syncsim/syncsim/faults"
@@ -145,56 +144,3 @@ var errTest = errTestType{}
 type errTestType struct{}
 
 func (errTestType) Error() string { return "test: the exec threw" }
-
-func TestFifoLedgerSeesAnOverlap(t *testing.T) {
-	var l fifoLedger
-	calls := []faults.StoreCall{
-		{Seq: 1, Actor: "A", Op: faults.StoreOpGet, Backend: "b0"},
-		{Seq: 2, Actor: "B", Op: faults.StoreOpGet, Backend: "b0"},
-		{Seq: 3, Actor: "B", Op: faults.StoreOpClear, Backend: "b0"},
-		{Seq: 4, Actor: "A", Op: faults.StoreOpSchedule, Backend: "b0"},
-	}
-	var got string
-	for _, c := range calls {
-		if d, overlapped := l.note(c); overlapped {
-			got = d
-		}
-	}
-	if !strings.Contains(got, "A read b0's intent at store call #1, then B wrote it at #3") {
-		t.Fatalf("overlap not reported as expected: %q", got)
-	}
-	l.reset()
-	for _, c := range []faults.StoreCall{ // the same sections, serialized
-		{Seq: 1, Actor: "A", Op: faults.StoreOpGet, Backend: "b0"},
-		{Seq: 2, Actor: "A", Op: faults.StoreOpSchedule, Backend: "b0"},
-		{Seq: 3, Actor: "B", Op: faults.StoreOpGet, Backend: "b0"},
-		{Seq: 4, Actor: "B", Op: faults.StoreOpClear, Backend: "b0"},
-	} {
-		if d, overlapped := l.note(c); overlapped {
-			t.Fatalf("serialized sections reported as overlapping: %s", d)
-		}
-	}
-}
-
-func TestTruncationWatch(t *testing.T) {
-	fetch := func(after, current int64) faults.Call {
-		return faults.Call{Op: faults.OpFetch, After: scheduler.Cursor{Rev: after}, CurrentCursor: scheduler.Cursor{Rev: current}}
-	}
-	for _, tc := range []struct {
-		name    string
-		fetches []faults.Call
-		blind   bool
-	}{
-		{"seen, then reset took effect", []faults.Call{fetch(3, 2), fetch(0, 2)}, false},
-		{"host behind the truncated log", []faults.Call{fetch(1, 3)}, false},
-		{"outrun before the host fetched", []faults.Call{fetch(3, 3)}, true},
-		{"seen, reset lost, then outrun", []faults.Call{fetch(3, 2), fetch(3, 3)}, true},
-	} {
-		var w truncationWatch
-		w.truncated(0, 2)
-		w.note(0, tc.fetches)
-		if w.isBlind(0) != tc.blind {
-			t.Errorf("%s: blind=%t, want %t", tc.name, w.isBlind(0), tc.blind)
-		}
-	}
-}

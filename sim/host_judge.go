@@ -11,6 +11,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/event"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -44,11 +45,11 @@ func (h *Host) judge(f finished) *Violation {
 			return h.fail("host-write", f.actor+": "+f.err.Error())
 		}
 		if f.kind == "delete" {
-			h.acked.remove(f.backend, f.path)
+			h.oracle.Acked.Remove(f.backend, f.path)
 			h.stats.Faults["host-delete"]++
 			return nil
 		}
-		h.acked.add(f.backend, f.path)
+		h.oracle.Acked.Add(f.backend, f.path)
 		return nil
 	case "retry":
 		if v := h.judgeRetrySpan(f); v != nil {
@@ -305,7 +306,7 @@ func describeRetry(r workspace.RetryResult, err error, start time.Time) []string
 		d = append(d, "attempt="+strconv.Itoa(r.Attempt))
 	}
 	if r.Status == workspace.RetryPending {
-		d = append(d, "notBefore="+Offset(r.NotBefore.Sub(start)))
+		d = append(d, "notBefore="+event.Offset(r.NotBefore.Sub(start)))
 	}
 	if r.Status == workspace.RetryComplete {
 		d = append(d, "applied="+strconv.Itoa(r.Applied))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -92,7 +93,7 @@ func (h *Host) checkLocalViews() *Violation {
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", name, err))
 		}
-		content := contentByPath(local)
+		content := oracle.IndexFiles(local)
 		remote := c.Files()
 		if v := h.checkPushedApplied(name, marks.FetchCursor, local, remote); v != nil {
 			return v
@@ -104,7 +105,7 @@ func (h *Host) checkLocalViews() *Violation {
 			if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(cur) > 0 {
 				continue
 			}
-			got, ok := content.get(f.Path)
+			got, ok := content.Get(f.Path)
 			if !ok {
 				return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s covers remote %s at rev %d, which the local store does not hold", name, cur, f.Path, f.Rev))
 			}
@@ -121,12 +122,12 @@ func (h *Host) checkPushedApplied(name string, pushed scheduler.Cursor, local, r
 	if pushed.Rev == 0 {
 		return nil
 	}
-	onRemote := contentByPath(remote)
+	onRemote := oracle.IndexFiles(remote)
 	for _, f := range hostWritten(local) {
 		if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(pushed) > 0 {
 			continue
 		}
-		got, ok := onRemote.get(f.Path)
+		got, ok := onRemote.Get(f.Path)
 		if !ok {
 			return h.fail("pushed-applied", fmt.Sprintf("backend %s: the remote's applied-push cursor %s covers host write %s at local rev %d, which the remote does not hold", name, pushed, f.Path, f.Rev))
 		}

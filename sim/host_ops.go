@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/event"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -150,7 +152,7 @@ func (h *Host) SpawnWrite(b int) {
 	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
-		err := ws.WriteFile(id, path, []byte(hostContent(path)))
+		err := ws.WriteFile(id, path, []byte(oracle.HostContent(path)))
 		h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: path, err: err})
 	})
 	id = h.callID(b, name)
@@ -162,7 +164,7 @@ func (h *Host) SpawnWrite(b int) {
 // change the next push carries).
 func (h *Host) SpawnDelete(b int) {
 	name := h.actorName("delete", b)
-	path, ok := h.acked.latest(b)
+	path, ok := h.oracle.Acked.Latest(b)
 	if !ok {
 		path = hostPrefix + "never-" + strconv.Itoa(h.opSeq)
 	}
@@ -503,14 +505,14 @@ func (h *Host) AdvanceTo(t time.Time) *Violation {
 func (h *Host) Crash(b int) {
 	h.containers[b].Crash(1)
 	h.wiped[b], h.reconnected[b] = true, true
-	h.truncs.replaced(b)
+	h.oracle.Truncs.Replaced(b)
 	h.faultEvent(b, "crash")
 }
 
 func (h *Host) Restart(b int) {
 	h.containers[b].Restart()
 	h.wiped[b], h.reconnected[b] = true, true
-	h.truncs.replaced(b)
+	h.oracle.Truncs.Replaced(b)
 	h.faultEvent(b, "restart")
 }
 
@@ -522,7 +524,7 @@ func (h *Host) LoseIdentity(b int, none bool) {
 func (h *Host) Truncate(b int) {
 	h.containers[b].TruncateLog()
 	h.wiped[b], h.reconnected[b] = true, false
-	h.truncs.truncated(b, h.containers[b].Watermarks().CurrentRev)
+	h.oracle.Truncs.Truncated(b, h.containers[b].Watermarks().CurrentRev)
 	h.faultEvent(b, "truncated-log")
 }
 
@@ -567,22 +569,22 @@ func (h *Host) drainRecords() {
 		// same log serves the same content, which a pull that applied it
 		// and then failed (a local-store fault before the cursor write) has
 		// already brought into the local store.
-		h.served.note(i, c.LogEpoch(), h.drained[i])
-		h.truncs.note(i, h.drained[i])
+		h.oracle.Served.Note(i, c.LogEpoch(), h.drained[i])
+		h.oracle.Truncs.Note(i, h.drained[i])
 		for _, call := range h.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
 			}
 			if call.Armed && (call.Fault == faults.Crash || call.Fault == faults.Restart) {
 				h.wiped[i], h.reconnected[i] = true, true
-				h.truncs.replaced(i)
+				h.oracle.Truncs.Replaced(i)
 			}
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
-			h.eventBytes(call.Actor, KindRuntime, h.lineBuf)
+			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)
 			h.checkPushBudget(i, call)
 			h.checkResend(i, call)
-			h.leaks.note(i, call)
-			if detail, overlapped := h.spans.note(i, h.names[i], call); overlapped {
+			h.oracle.Leaks.Note(i, call)
+			if detail, overlapped := h.oracle.Spans.Note(i, h.names[i], call); overlapped {
 				h.fail("fifo", detail)
 			}
 		}
@@ -592,9 +594,9 @@ func (h *Host) drainRecords() {
 			h.stats.Faults[call.Fault.String()]++
 		}
 		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
-		h.eventBytes(call.Actor, KindStore, h.lineBuf)
+		h.eventBytes(call.Actor, event.KindStore, h.lineBuf)
 		h.checkStoreCall(call)
-		if detail, overlapped := h.fifo.note(call); overlapped {
+		if detail, overlapped := h.oracle.FIFO.Note(call); overlapped {
 			h.fail("fifo", detail)
 		}
 	}

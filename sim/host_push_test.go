@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/syncsim/syncsim/faults"
@@ -61,47 +60,6 @@ func TestExpectedPushCount(t *testing.T) {
 	} {
 		if got := expectedPushCount(tc.calls, me); got != tc.want {
 			t.Errorf("%s: expected count %d, want %d", tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestSyncSpansSeeAnOverlap(t *testing.T) {
-	var s syncSpans
-	overlap := func(calls []faults.Call) string {
-		s.reset()
-		for i, c := range calls {
-			c.Seq = i + 1
-			if d, ok := s.note(0, "b0", c); ok {
-				return d
-			}
-		}
-		return ""
-	}
-	fetch := func(actor string, stream int) faults.Call {
-		return faults.Call{Actor: actor, Op: faults.OpFetch, Stream: stream}
-	}
-	next := func(actor string, stream int, err string) faults.Call {
-		return faults.Call{Actor: actor, Op: faults.OpStreamNext, Stream: stream, Err: err}
-	}
-	closeS := func(actor string, stream int) faults.Call {
-		return faults.Call{Actor: actor, Op: faults.OpStreamClose, Stream: stream}
-	}
-	pushBy := func(actor string) faults.Call { return faults.Call{Actor: actor, Op: faults.OpPush} }
-
-	if d := overlap([]faults.Call{fetch("A", 1), next("A", 1, ""), pushBy("B"), closeS("A", 1)}); !strings.Contains(d, "B's push #3 on b0 landed inside A's change stream 1 (fetch #1") {
-		t.Errorf("push inside another actor's stream: %q", d)
-	}
-	if d := overlap([]faults.Call{fetch("A", 1), fetch("B", 2)}); !strings.Contains(d, "B's fetch #2") {
-		t.Errorf("fetch inside another actor's stream: %q", d)
-	}
-	for name, calls := range map[string][]faults.Call{
-		"serialized":                {fetch("A", 1), next("A", 1, ""), closeS("A", 1), pushBy("B"), fetch("B", 2)},
-		"own push inside own pull":  {fetch("A", 1), pushBy("A"), closeS("A", 1)},
-		"a failed read ends it":     {fetch("A", 1), next("A", 1, "broken"), fetch("B", 2)},
-		"a failed fetch opens none": {{Actor: "A", Op: faults.OpFetch, Stream: 1, Err: "refused"}, pushBy("B")},
-	} {
-		if d := overlap(calls); d != "" {
-			t.Errorf("%s: reported an overlap: %s", name, d)
 		}
 	}
 }

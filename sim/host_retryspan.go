@@ -11,7 +11,7 @@ import (
 // FIFO, and so do every push and pull of any other operation, so from a
 // retry's first runtime call on its backend to its last no other actor
 // fetches from or pushes to that backend. The change-stream half
-// (syncSpans) only covers a stream from its fetch to its close; a push
+// (oracle.SyncSpans) only covers a stream from its fetch to its close; a push
 // taken out of the FIFO that lands during the retry's connect, reconcile
 // or runtime check is seen here. Calls that run outside the FIFO —
 // connects (shared or for a spawn), the spawn, event streams, closes,

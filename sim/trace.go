@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // Trace records one deterministic line per simulation event and hashes every
-// line it is given, in order. A line is the rendering of an Event
+// line it is given, in order. A line is the rendering of an event.Event
 // (Event.AppendText) and reads
 //
 //	+0000012.345 actor event key=value key=value
@@ -23,7 +25,7 @@ import (
 // width; a run longer than 9,999,999 s widens it), the actor is "-" for the
 // driver, and the details are sorted so that callers may build them in any
 // order (from a map, say) without changing the text. Events returns the
-// kept lines read back as events (ParseEvent).
+// kept lines read back as events (event.ParseEvent).
 //
 // Header lines (the swarm profile, the seed) come first and must all be added
 // before the first event. Hash is the hex SHA-256 over every line, headers
@@ -74,7 +76,7 @@ func (t *Trace) Header(line string) {
 	if t.count > 0 {
 		panic("sim: Trace.Header after the first Add; add every header before the first event")
 	}
-	line = oneLine(line)
+	line = string(event.AppendOneLine(nil, line))
 	t.headers = append(t.headers, line)
 	t.hash(line)
 }
@@ -92,19 +94,19 @@ func (t *Trace) Keep(n int) {
 // Add records one event at virtual time at. actor is "" for the driver.
 // details are "key=value" strings; they are printed sorted. Any field holding
 // a newline is quoted so that an event is always exactly one line.
-func (t *Trace) Add(at time.Time, actor, event string, details ...string) {
-	b := t.appendHead(at, actor, event)
+func (t *Trace) Add(at time.Time, actor, kind string, details ...string) {
+	b := t.appendHead(at, actor, kind)
 	switch len(details) {
 	case 0:
 	case 1:
 		b = append(b, ' ')
-		b = appendField(b, details[0])
+		b = event.AppendOneLine(b, details[0])
 	default:
 		t.scratch = append(t.scratch[:0], details...)
 		slices.Sort(t.scratch)
 		for _, d := range t.scratch {
 			b = append(b, ' ')
-			b = appendField(b, d)
+			b = event.AppendOneLine(b, d)
 		}
 		clear(t.scratch)
 	}
@@ -113,29 +115,21 @@ func (t *Trace) Add(at time.Time, actor, event string, details ...string) {
 
 // addDetailBytes is Add with exactly one detail given as bytes: the host's
 // record lines, rendered into a reused buffer, pass through without
-// becoming a string first. The line is the one Add(at, actor, event,
+// becoming a string first. The line is the one Add(at, actor, kind,
 // string(detail)) would print.
-func (t *Trace) addDetailBytes(at time.Time, actor, event string, detail []byte) {
-	b := t.appendHead(at, actor, event)
+func (t *Trace) addDetailBytes(at time.Time, actor, kind string, detail []byte) {
+	b := t.appendHead(at, actor, kind)
 	b = append(b, ' ')
-	if hasLineBreak(detail) {
-		b = strconv.AppendQuote(b, string(detail))
-	} else {
-		b = append(b, detail...)
-	}
+	b = event.AppendOneLine(b, detail)
 	t.commit(b)
 }
 
-// appendHead starts a line in t.buf: time offset, actor and event.
-func (t *Trace) appendHead(at time.Time, actor, event string) []byte {
-	b := appendOffset(t.buf[:0], at.Sub(t.start))
-	b = append(b, ' ')
+// appendHead starts a line in t.buf: time offset, actor and kind.
+func (t *Trace) appendHead(at time.Time, actor, kind string) []byte {
 	if actor == "" {
 		actor = "-"
 	}
-	b = appendHeadField(b, actor)
-	b = append(b, ' ')
-	return appendHeadField(b, event)
+	return event.AppendHead(t.buf[:0], at.Sub(t.start), actor, kind)
 }
 
 // Flag makes the trace remember the first line that contains marker (""
@@ -205,14 +199,14 @@ func (t *Trace) kept() []string {
 func (t *Trace) Headers() []string { return slices.Clone(t.headers) }
 
 // Events returns the kept event lines as events, oldest first: each line
-// read back by ParseEvent, so the text printed, the hash and the events
+// read back by event.ParseEvent, so the text printed, the hash and the events
 // are one thing. The lines are kept as text (a bounded ring on sweeps,
 // which read almost none of them) and read only here.
-func (t *Trace) Events() []Event {
+func (t *Trace) Events() []event.Event {
 	kept := t.kept()
-	out := make([]Event, len(kept))
+	out := make([]event.Event, len(kept))
 	for i, l := range kept {
-		e, err := ParseEvent(l)
+		e, err := event.ParseEvent(l)
 		if err != nil {
 			// Every kept line was printed by Add, whose output
 			// ParseEvent reads by construction (TestEventRoundTrip*).
@@ -298,31 +292,4 @@ func FirstDiff(a, b []string) (index int, lineA, lineB string, differ bool) {
 
 func (t *Trace) hash(line string) {
 	t.pending = append(append(t.pending, line...), '\n')
-}
-
-// appendField appends s, quoted if it would break the one-line format.
-func appendField(b []byte, s string) []byte {
-	if hasLineBreak(s) {
-		return strconv.AppendQuote(b, s)
-	}
-	return append(b, s...)
-}
-
-func oneLine(s string) string {
-	if hasLineBreak(s) {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
-// hasLineBreak reports whether s holds a '\n' or '\r' (what
-// strings.ContainsAny(s, "\n\r") says, without building its byte set on
-// every field of every line).
-func hasLineBreak[S string | []byte](s S) bool {
-	for i := range len(s) {
-		if c := s[i]; c == '\n' || c == '\r' {
-			return true
-		}
-	}
-	return false
 }

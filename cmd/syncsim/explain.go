@@ -12,6 +12,7 @@ import (
 
 	"github.com/syncsim/syncsim/scenarios"
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // renderExplainHTML writes one self-contained HTML page (inline CSS and
@@ -130,7 +131,7 @@ func buildExplainPage(s scenarios.Scenario, r scenarios.Result) explainPage {
 		Profile: s.Profile.String(),
 		Hash:    r.Hash,
 	}
-	var events []sim.Event
+	var events []event.Event
 	if r.Trace != nil {
 		p.Headers, events = r.Trace.Headers(), r.Trace.Events()
 		p.Dropped = r.Trace.Dropped()
@@ -188,7 +189,7 @@ func explainStats(st sim.Stats) []string {
 		"steps run " + strconv.Itoa(st.Steps),
 		"events " + strconv.Itoa(st.Events),
 		"host starts " + strconv.Itoa(st.HostStarts),
-		"virtual time " + sim.Offset(st.SimDuration),
+		"virtual time " + event.Offset(st.SimDuration),
 	}
 	for _, m := range []struct {
 		name string
@@ -215,7 +216,7 @@ func explainStats(st sim.Stats) []string {
 func maxAttempts(s scenarios.Scenario, headers []string) int {
 	for _, h := range headers {
 		if rest, ok := strings.CutPrefix(h, "config "); ok {
-			for _, d := range sim.ParseDetails(rest) {
+			for _, d := range event.ParseDetails(rest) {
 				if n, err := strconv.Atoi(d.Value); err == nil && d.Key == "attempts" {
 					return n
 				}
@@ -243,7 +244,7 @@ func listClass(l *tline) string {
 // laneOfLine decides which lane a line belongs on ("" for the host).
 func laneOfLine(l *tline) string {
 	switch {
-	case l.event == sim.KindStore && l.callHas("backend"):
+	case l.event == event.KindStore && l.callHas("backend"):
 		return l.call("backend")
 	case l.actor == "-" && l.event == "fault":
 		return l.get("backend")
@@ -255,7 +256,7 @@ func laneOfLine(l *tline) string {
 // mark get more than lines that only stretch a bar.
 func lineWeight(l *tline) int {
 	switch l.event {
-	case sim.KindRuntime:
+	case event.KindRuntime:
 		switch {
 		case l.callHas("fault"):
 			return wPoint
@@ -263,7 +264,7 @@ func lineWeight(l *tline) int {
 			return wEnd
 		}
 		return wOther
-	case sim.KindStore:
+	case event.KindStore:
 		switch {
 		case l.callHas("fault"):
 			return wPoint
@@ -436,7 +437,7 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 		l.lane = laneOfLine(l)
 		lo.lane(l.lane)
 		switch {
-		case l.event == sim.KindStore && l.op() == "store-schedule" && !l.callHas("err"):
+		case l.event == event.KindStore && l.op() == "store-schedule" && !l.callHas("err"):
 			if in := l.intent(); in.ok {
 				extra = append(extra, in.notBefore)
 			}
@@ -492,9 +493,9 @@ func layoutExplain(s scenarios.Scenario, lines []tline, v *sim.Violation, attemp
 			}
 		}
 		switch l.event {
-		case sim.KindRuntime:
+		case event.KindRuntime:
 			lo.rtLine(i, ln, &pulls, pullOpen)
-		case sim.KindStore:
+		case event.KindStore:
 			lo.storeLine(i, ln, &intents, inOpen)
 		case "fault":
 			kind := l.get("kind")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // This file gives the explain page its view of a trace's events (read
@@ -19,12 +19,12 @@ type tline struct {
 	ms    int64  // virtual time since the start, in milliseconds
 	actor string // "-" for the host
 	event string // the event's kind
-	ev    sim.Event
+	ev    event.Event
 	lane  string // backend name, "" for the host lane
 }
 
 // newTline is event e printed as line no.
-func newTline(no int, e sim.Event) tline {
+func newTline(no int, e event.Event) tline {
 	return tline{no: no, raw: e.String(), ms: e.At.Milliseconds(), actor: e.Actor, event: e.Kind, ev: e}
 }
 
@@ -64,7 +64,7 @@ func (l *tline) rest() string { return l.ev.Body() }
 // ("liveness ok").
 func (l *tline) hasWord(w string) bool {
 	for _, f := range l.ev.Fields {
-		if f.Form == sim.Bare && f.Value == w && !l.ev.IsRecord() {
+		if f.Form == event.Bare && f.Value == w && !l.ev.IsRecord() {
 			return true
 		}
 	}
@@ -89,12 +89,12 @@ func (l *tline) intent() storedIntent {
 	return readIntent(f)
 }
 
-func readIntent(f sim.Field) storedIntent {
+func readIntent(f event.Field) storedIntent {
 	fields, ok := f.Group()
 	if !ok {
 		return storedIntent{}
 	}
-	in := sim.Event{Fields: fields}
+	in := event.Event{Fields: fields}
 	s := storedIntent{runtime: in.Value("runtime"), target: in.Value("target")}
 	a, err := strconv.Atoi(in.Value("attempt"))
 	nb, ok := offsetMS(in.Value("notBefore"))
@@ -105,9 +105,9 @@ func readIntent(f sim.Field) storedIntent {
 	return s
 }
 
-// offsetMS reads a time the trace prints (sim.Offset) as milliseconds.
+// offsetMS reads a time the trace prints (event.Offset) as milliseconds.
 func offsetMS(s string) (int64, bool) {
-	d, err := sim.ParseOffset(s)
+	d, err := event.ParseOffset(s)
 	return d.Milliseconds(), err == nil
 }
 
@@ -132,5 +132,5 @@ func actorKind(actor string) string {
 	return parts[len(parts)-2]
 }
 
-// fmtMS prints a time since the start as the trace does (sim.Offset).
-func fmtMS(ms int64) string { return sim.Offset(time.Duration(ms) * time.Millisecond) }
+// fmtMS prints a time since the start as the trace does (event.Offset).
+func fmtMS(ms int64) string { return event.Offset(time.Duration(ms) * time.Millisecond) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/syncsim/syncsim/scenarios"
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // explainFailingRun finds the first seed from 1 whose run fails under the
@@ -32,10 +33,10 @@ func explainFailingRun(t testing.TB) (scenarios.Scenario, scenarios.Result) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		events := r.Trace.Events()
-		pulled := slices.ContainsFunc(events, func(e sim.Event) bool {
-			return e.Kind == sim.KindRuntime && e.Value("op") == "fetch" && !e.Has("err")
+		pulled := slices.ContainsFunc(events, func(e event.Event) bool {
+			return e.Kind == event.KindRuntime && e.Value("op") == "fetch" && !e.Has("err")
 		})
-		faulted := slices.ContainsFunc(events, func(e sim.Event) bool {
+		faulted := slices.ContainsFunc(events, func(e event.Event) bool {
 			return e.Kind == "fault" || (e.IsRecord() && e.Has("fault"))
 		})
 		if r.Violation != nil && pulled && faulted {
@@ -142,7 +143,7 @@ func template_escape(s string) string {
 // eventLine reads one trace line as the explain page sees it.
 func eventLine(t *testing.T, no int, line string) tline {
 	t.Helper()
-	e, err := sim.ParseEvent(line)
+	e, err := event.ParseEvent(line)
 	if err != nil {
 		t.Fatalf("%s: %v", line, err)
 	}

@@ -1,4 +1,4 @@
-package sim
+package oracle
 
 import (
 	"fmt"
@@ -6,14 +6,14 @@ import (
 	"github.com/syncsim/syncsim/faults"
 )
 
-// fifoLedger checks SPEC 11.9 from the intent store's record: mutating
+// FIFOLedger checks SPEC 11.9 from the intent store's record: mutating
 // operations on one backend never overlap. Every read-then-write of an
 // intent (schedulePendingSync's get then schedule, RetryPendingSync's get,
 // pull, then schedule or clear) runs inside the backend's FIFO, so no other
 // actor may write the backend's intent between an actor's get and its own
 // write. The check reads only who called what, in order; it needs nothing
 // from the workspace.
-type fifoLedger struct {
+type FIFOLedger struct {
 	gets      map[string]map[string]int // backend -> actor -> Seq of its last get
 	lastWrite map[string]storeRef       // backend -> the last schedule or clear
 }
@@ -23,19 +23,19 @@ type storeRef struct {
 	seq   int
 }
 
-// reset forgets everything: a host restart cuts every operation, and the
+// Reset forgets everything: a host restart cuts every operation, and the
 // new store wrapper numbers its calls from 1.
-func (l *fifoLedger) reset() {
+func (l *FIFOLedger) Reset() {
 	l.gets = map[string]map[string]int{}
 	l.lastWrite = map[string]storeRef{}
 }
 
-// note reads one store call; it returns a description of the overlap when
-// the call is a write that another actor's write preceded since this
-// actor's own get.
-func (l *fifoLedger) note(call faults.StoreCall) (string, bool) {
+// Note reads one store call, in record order; it returns a description of
+// the overlap when the call is a write that another actor's write preceded
+// since this actor's own get. The zero value is ready.
+func (l *FIFOLedger) Note(call faults.StoreCall) (string, bool) {
 	if l.gets == nil {
-		l.reset()
+		l.Reset()
 	}
 	switch call.Op {
 	case faults.StoreOpGet:
@@ -55,12 +55,12 @@ func (l *fifoLedger) note(call faults.StoreCall) (string, bool) {
 	return "", false
 }
 
-// syncSpans checks SPEC 11.9 from the runtime's record: a pull reads its
+// SyncSpans checks SPEC 11.9 from the runtime's record: a pull reads its
 // change stream inside its actor's FIFO entry (pullBatch closes the stream
 // before it returns), so from an actor's fetch to the close of that stream
 // no other actor may fetch from or push to the same backend. Only the
 // runtime's record is read: who called what on which stream, in order.
-type syncSpans struct {
+type SyncSpans struct {
 	open []streamSpan // per backend; actor "" when no stream is open
 }
 
@@ -71,13 +71,14 @@ type streamSpan struct {
 	seq    int
 }
 
-// reset forgets every open stream: a host restart cuts every operation.
-func (s *syncSpans) reset() { clear(s.open) }
+// Reset forgets every open stream: a host restart cuts every operation.
+func (s *SyncSpans) Reset() { clear(s.open) }
 
-// note reads one runtime call of backend b; it returns a description of
-// the overlap when the call is a fetch or push that lands inside another
-// actor's open stream.
-func (s *syncSpans) note(b int, name string, call faults.Call) (string, bool) {
+// Note reads one runtime call of backend b (named name in the description),
+// in record order; it returns a description of the overlap when the call is
+// a fetch or push that lands inside another actor's open stream. The zero
+// value is ready.
+func (s *SyncSpans) Note(b int, name string, call faults.Call) (string, bool) {
 	for len(s.open) <= b {
 		s.open = append(s.open, streamSpan{})
 	}

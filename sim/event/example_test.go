@@ -1,11 +1,9 @@
-package sim_test
+package event_test
 
 import (
 	"fmt"
 
-	"github.com/syncsim/syncsim/faults"
-	"github.com/syncsim/syncsim/sim"
-	"github.com/syncsim/syncsim/workspace"
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 // Read trace lines back as events: details by key, a runtime call's named
@@ -17,18 +15,18 @@ func ExampleParseEvent() {
 		`+0000003.100 #3.exec.b1 rt #16 stream-next conn 2 rt b1-rt1 stream 2 served 1 eof`,
 		`+0000004.200 #3.exec.b1 store #10 store-schedule b1 {backend b1 runtime b1-rt1 attempt 2 notBefore +0000005.200}`,
 	} {
-		e, err := sim.ParseEvent(line)
+		e, err := event.ParseEvent(line)
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s %s %s:", sim.Offset(e.At), e.Actor, e.Kind)
+		fmt.Printf("%s %s %s:", event.Offset(e.At), e.Actor, e.Kind)
 		for _, f := range e.Fields {
 			fmt.Printf(" %s=%q", f.Key, f.Value)
 		}
 		fmt.Println()
 		if in, ok := e.Field("intent"); ok {
 			fields, _ := in.Group()
-			intent := sim.Event{Fields: fields}
+			intent := event.Event{Fields: fields}
 			fmt.Println("  intent attempt", intent.Value("attempt"), "due", intent.Value("notBefore"))
 		}
 		fmt.Println("  renders the same line:", e.String() == line, "eof:", e.Has("eof"))
@@ -41,26 +39,4 @@ func ExampleParseEvent() {
 	// +0000004.200 #3.exec.b1 store: seq="10" op="store-schedule" backend="b1" intent="{backend b1 runtime b1-rt1 attempt 2 notBefore +0000005.200}"
 	//   intent attempt 2 due +0000005.200
 	//   renders the same line: true eof: false
-}
-
-// A run's trace as events: here, every intent-store call a deferred exec
-// made, read from Trace.Events rather than from the text.
-func ExampleTrace_Events() {
-	h, err := sim.NewHost(sim.Config{Seed: 1, Backends: 1, Profile: faults.Off()})
-	if err != nil {
-		panic(err)
-	}
-	defer h.Close()
-	h.SpawnExec(0, workspace.SyncDefer, 1)
-	if v := h.Step(); v != nil {
-		panic(v)
-	}
-	for _, e := range h.Trace().Events() {
-		if e.Kind == sim.KindStore {
-			fmt.Println(e.Actor, e.Value("op"), e.Value("backend"))
-		}
-	}
-	// Output:
-	// #1.exec.b0 store-get b0
-	// #1.exec.b0 store-schedule b0
 }

@@ -1,4 +1,4 @@
-package sim
+package event
 
 import (
 	"strconv"
@@ -104,11 +104,7 @@ func (e Event) String() string { return string(e.AppendText(nil)) }
 // that is empty, starts with a quote or holds a space or line break is
 // printed Go-quoted, so that the line reads back into the same event.
 func (e Event) AppendText(b []byte) []byte {
-	b = appendOffset(b, e.At)
-	b = append(b, ' ')
-	b = appendHeadField(b, e.Actor)
-	b = append(b, ' ')
-	b = appendHeadField(b, e.Kind)
+	b = AppendHead(b, e.At, e.Actor, e.Kind)
 	if len(e.Fields) == 0 {
 		return b
 	}
@@ -132,7 +128,7 @@ func (e Event) appendBody(b []byte) []byte {
 	start := len(b)
 	b = appendRecord(b, e.Fields)
 	if hasLineBreak(b[start:]) {
-		// A record line is quoted whole, as Trace.addDetailBytes does.
+		// A record line is quoted whole, as AppendOneLine does.
 		body := string(b[start:])
 		b = strconv.AppendQuote(b[:start], body)
 	}
@@ -191,6 +187,40 @@ func (f Field) appendValue(b []byte) []byte {
 		return strconv.AppendQuote(b, f.Value)
 	}
 	return append(b, f.Value...)
+}
+
+// AppendHead appends the start of a trace line: the time offset (as
+// AppendOffset prints it), the actor and the kind, one space between them.
+// An actor or kind that would not read back as one field is Go-quoted. The
+// trace writes its lines through it, so a line it prints and the rendering
+// of the event read back from it agree byte for byte.
+func AppendHead(b []byte, at time.Duration, actor, kind string) []byte {
+	b = AppendOffset(b, at)
+	b = append(b, ' ')
+	b = appendHeadField(b, actor)
+	b = append(b, ' ')
+	return appendHeadField(b, kind)
+}
+
+// AppendOneLine appends s, Go-quoted whole when it holds a line break, so
+// that a detail (or a record body) never breaks the one-line format.
+func AppendOneLine[S string | []byte](b []byte, s S) []byte {
+	if hasLineBreak(s) {
+		return strconv.AppendQuote(b, string(s))
+	}
+	return append(b, s...)
+}
+
+// hasLineBreak reports whether s holds a '\n' or '\r' (what
+// strings.ContainsAny(s, "\n\r") says, without building its byte set on
+// every field of every line).
+func hasLineBreak[S string | []byte](s S) bool {
+	for i := range len(s) {
+		if c := s[i]; c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
 }
 
 // appendHeadField appends an actor or kind, quoted when it would not read

@@ -1,8 +1,8 @@
-package sim
+package oracle
 
 import "github.com/syncsim/syncsim/faults"
 
-// truncationWatch follows each backend's last log truncation under a live
+// TruncationWatch follows each backend's last log truncation under a live
 // connection to the first fetch after it, to tell whether the host can
 // still converge (property liveness-converge).
 //
@@ -14,14 +14,15 @@ import "github.com/syncsim/syncsim/faults"
 // good: `exec; truncate; exec` on one backend (corpus
 // spec-truncation-outrun-is-invisible.txt) leaves the second command's
 // file unpulled, faithfully to the contract. Such a backend is "blind" and
-// is not held to convergence; every other lost log is.
-type truncationWatch struct {
+// is not held to convergence; every other lost log is. The zero value is
+// ready.
+type TruncationWatch struct {
 	pending []bool  // a truncation awaits its first fetch
 	after   []int64 // the remote's current revision right after it
 	blind   []bool  // the first fetch after it could not see it
 }
 
-func (w *truncationWatch) grow(n int) {
+func (w *TruncationWatch) grow(n int) {
 	for len(w.pending) < n {
 		w.pending = append(w.pending, false)
 		w.after = append(w.after, 0)
@@ -29,28 +30,28 @@ func (w *truncationWatch) grow(n int) {
 	}
 }
 
-// truncated notes a truncation of backend b, whose log now ends at rev.
-func (w *truncationWatch) truncated(b int, rev int64) {
+// Truncated notes a truncation of backend b, whose log now ends at rev.
+func (w *TruncationWatch) Truncated(b int, rev int64) {
 	w.grow(b + 1)
 	w.pending[b], w.after[b], w.blind[b] = true, rev, false
 }
 
-// replaced notes a crash or restart of backend b: the new connection's
+// Replaced notes a crash or restart of backend b: the new connection's
 // reconcile resets the host, so an earlier blind truncation no longer
 // matters.
-func (w *truncationWatch) replaced(b int) {
+func (w *TruncationWatch) Replaced(b int) {
 	w.grow(b + 1)
 	w.pending[b], w.blind[b] = false, false
 }
 
-// note reads backend b's newly drained calls. Successful fetches after a
+// Note reads backend b's newly drained calls. Successful fetches after a
 // truncation settle it: one from a cursor at or behind the truncated log's
 // end means the host is back on the new log (it was behind it all along,
 // or its divergence reset took effect); one from past it that sees the
 // remote behind (currentCursor < after) leaves it pending — the reset may
 // still fail, say on a local-store fault; one from past it that does not
 // is blind: the log grew back past the host's cursor first.
-func (w *truncationWatch) note(b int, calls []faults.Call) {
+func (w *TruncationWatch) Note(b int, calls []faults.Call) {
 	w.grow(b + 1)
 	for _, c := range calls {
 		if !w.pending[b] || c.Op != faults.OpFetch || c.Err != "" {
@@ -67,5 +68,5 @@ func (w *truncationWatch) note(b int, calls []faults.Call) {
 	}
 }
 
-// isBlind reports whether backend b's last truncation was outrun.
-func (w *truncationWatch) isBlind(b int) bool { return b < len(w.blind) && w.blind[b] }
+// IsBlind reports whether backend b's last truncation was outrun.
+func (w *TruncationWatch) IsBlind(b int) bool { return b < len(w.blind) && w.blind[b] }
