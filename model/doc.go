@@ -71,7 +71,11 @@
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
 // store failure the harness did not inject), lost-message (SPEC 5.2 step 1:
 // a lost after a first-pass transport failure names it: record), api (SPEC
-// 2.2 option validation, predicted from drawn options), error-class (the SPEC's
+// 2.2 option validation, predicted from drawn options; and the run's own
+// valid options accepted at every host start), alarm (the one-alarm rule:
+// never later than the earliest live unsettled intent, never earlier;
+// predicted from the model's table and the judge's own settled set,
+// Settled, whose intents compare by SameIntent), error-class (the SPEC's
 // sentinels through errors.Is: the class of an explicit pull's, the tail's
 // first pull's or an exec's error is predicted from the record, the
 // cross-side assertion from the remote's applied-push cursor and the pushRev

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/model"
+	"github.com/syncsim/syncsim/scheduler"
 )
 
 // A wait-mode command whose pull failed, as the runtime's record tells it,
@@ -21,4 +22,18 @@ func Example() {
 	// Output:
 	// pending <nil>
 	// {backend sandbox attempt 1 notBefore 12000}
+}
+
+// The judge's settled set: an intent handed to a firing and stored
+// unchanged after it needs no alarm until it changes.
+func ExampleSettled() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	exhausted := scheduler.Intent{Backend: "b0", Attempt: 5, NotBefore: t0}
+	s := model.Settled{}.Settle([]scheduler.Intent{exhausted}, []scheduler.Intent{exhausted})
+	fmt.Println(s.Has(exhausted))
+	exhausted.Attempt = 1 // a new failure reset it: pending again
+	fmt.Println(s.Has(exhausted))
+	// Output:
+	// true
+	// false
 }
