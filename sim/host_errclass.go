@@ -114,6 +114,20 @@ func streamClass(facts execFacts, calls []faults.Call) errWant {
 	return errWant{name: "unknown"}
 }
 
+// judgeUnexplained: an operation may fail only for a reason the harness
+// made. One that failed although no call of its own failed (no runtime or
+// local-store call, teardown aside), no cancel landed on it and it shared
+// no other actor's connect (want is then "unknown") failed by itself: a
+// workspace that refuses a valid request, or that gives up before trying,
+// is caught here instead of passing as an outcome nobody predicted.
+func (h *Host) judgeUnexplained(f finished, want errWant, calls []faults.Call, what string) *Violation {
+	if f.err == nil || want.known || want.name != "unknown" || h.hit[f.actor] || firstFailure(calls, len(calls)) >= 0 {
+		return nil
+	}
+	return h.fail("error-class", fmt.Sprintf("%s: %s with %v, but nothing it did failed: no failed runtime or local-store call (%d calls), no cancel, no shared connect",
+		f.actor, what, faults.PublicText(f.err), len(calls)))
+}
+
 // judgeErrClass holds f's error to want (error-class).
 func (h *Host) judgeErrClass(f finished, want errWant) *Violation {
 	if !want.known || h.hit[f.actor] {

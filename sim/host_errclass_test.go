@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -127,5 +128,54 @@ func TestRejectedRetryKeepsTheStoreError(t *testing.T) {
 		if fired := v != nil; fired != tc.fires {
 			t.Errorf("%T %v: expected a violation %t, got %v", tc.err, tc.err, tc.fires, v)
 		}
+	}
+}
+
+// TestUnexplainedFailure: an exec that failed before its command ran is
+// explained only by its record — a failed call of its own, a cancel that
+// landed on it — and fails error-class otherwise.
+func TestUnexplainedFailure(t *testing.T) {
+	const actor = "#1.exec.b0"
+	refused := errors.New("Workspace requires a retryScheduler for deferred synchronization")
+	failedPush := func() []faults.Call {
+		r := &recordBuilder{actor: actor}
+		r.add(faults.Call{Op: faults.OpConnect, Conn: 1})
+		r.add(faults.Call{Op: faults.OpPush, Conn: 1, Fault: faults.RPCError, Err: "backend unavailable"})
+		return r.calls
+	}
+	onlyTeardownFailed := func() []faults.Call {
+		r := &recordBuilder{actor: actor}
+		r.add(faults.Call{Op: faults.OpConnect, Conn: 1})
+		r.add(faults.Call{Op: faults.OpClose, Conn: 1, Err: "already closed"})
+		return r.calls
+	}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		err   error
+		hit   bool
+		fires bool
+	}{
+		{"no call at all", nil, refused, false, true},
+		{"only a teardown failed", onlyTeardownFailed(), refused, false, true},
+		{"a cancel landed on it", nil, context.Canceled, true, false},
+		{"its push failed", failedPush(), &workspace.RPCError{Op: "push", Err: errors.New("backend unavailable")}, false, false},
+		{"no error", nil, nil, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newJudgeHost(t, nil)
+			defer h.Close()
+			f := finished{actor: actor, kind: "exec", backend: 0, marks: []int{h.containers[0].Mark()}, err: tc.err}
+			if tc.hit {
+				h.hit = map[string]bool{actor: true}
+			}
+			v := h.judgeUnexplained(f, h.failureClass(f, tc.calls), tc.calls, "the exec failed before its command ran")
+			if fired := v != nil; fired != tc.fires {
+				t.Fatalf("expected a violation %t, got %v", tc.fires, v)
+			}
+			if v != nil && v.Property != "error-class" {
+				t.Fatalf("expected error-class, got %s", v.Property)
+			}
+		})
 	}
 }

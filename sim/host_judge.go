@@ -194,7 +194,11 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		if len(store) > 0 {
 			return h.fail("model", fmt.Sprintf("%s: exec failed before its command ran but touched the store: %v", f.actor, store))
 		}
-		return h.judgeErrClass(f, h.failureClass(f, calls))
+		want := h.failureClass(f, calls)
+		if v := h.judgeUnexplained(f, want, calls, "the exec failed before its command ran"); v != nil {
+			return v
+		}
+		return h.judgeErrClass(f, want)
 	}
 	// Once the command streamed, Exec fails exactly when its event stream
 	// did (SPEC 3.2: the stream errors to the consumer, sync is pending).
