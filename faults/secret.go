@@ -81,6 +81,21 @@ var SecretForms = []SecretForm{
 	}, func() string {
 		return "mytoken=k1 x_password=k2 api_keyx=k3 xBearer k4 to\u212aen=k5 token=[REDACTED]"
 	}},
+	// The edges of \w: a keyword right after the first and last letter of
+	// each case, a digit or '_' is inside a word (left alone); right after
+	// the ASCII characters beside those ranges ('@', '[', '`', '{', '/',
+	// ':') it starts one (redacted). A redactor whose word test is off by
+	// one at a range's end redacts too much or too little here.
+	{"near-miss-word-edges", func(s string) string {
+		return "Ztoken=k1 zpassword=k2 0secret=k3 9cookie=k4 Aapikey=k5 aauthorization=k6 _api-key=k7 token=" + s
+	}, func() string {
+		return "Ztoken=k1 zpassword=k2 0secret=k3 9cookie=k4 Aapikey=k5 aauthorization=k6 _api-key=k7 token=[REDACTED]"
+	}},
+	{"near-miss-word-starts", func(s string) string {
+		return "@token=" + s + " [password=k2 `secret=k3 {cookie=k4 /apikey=k5 :api_key=k6"
+	}, func() string {
+		return "@token=[REDACTED] [password=[REDACTED] `secret=[REDACTED] {cookie=[REDACTED] /apikey=[REDACTED] :api_key=[REDACTED]"
+	}},
 	{"near-miss-stops", func(s string) string {
 		return "a=1&Token=" + s + "&keep=2 password= k3 Bearer ,k4 bearer;k5 cookie=&k6"
 	}, func() string {
