@@ -396,6 +396,7 @@ func (h *Host) start() error {
 	if h.starts == 0 {
 		h.probeLocalStore() // host_storeprobe.go
 		h.probeAPI()        // host_apiprobe.go
+		h.probeBudget()     // host_budgetprobe.go
 	}
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {
