@@ -66,6 +66,15 @@ var SecretForms = []SecretForm{
 	{"bearer-nbsp", func(s string) string { return "Bearer\u00a0" + s }, nil},
 	{"bearer-line-separator", func(s string) string { return "bearer\u2028\u3000" + s + ";" }, nil},
 	{"bearer-bom", func(s string) string { return "BEARER\ufeff" + s }, nil},
+	// The other ends of JavaScript's \s ranges and its single code points
+	// outside Latin-1, one per form: a redactor whose whitespace test misses
+	// one leaves the token after it.
+	{"bearer-en-quad", func(s string) string { return "Bearer\u2000" + s }, nil},
+	{"bearer-hair-space", func(s string) string { return "bearer\u200a" + s + ";" }, nil},
+	{"bearer-ogham-space", func(s string) string { return "Bearer\u1680" + s }, nil},
+	{"bearer-paragraph-separator", func(s string) string { return "Bearer\u2029" + s }, nil},
+	{"bearer-narrow-nbsp", func(s string) string { return "BEARER\u202f" + s }, nil},
+	{"bearer-math-space", func(s string) string { return "Bearer\u205f" + s + ",x" }, nil},
 	// DEL after the comma outlives the redaction: only the control-character
 	// step (SPEC 1.4: < 0x20 and 0x7F) removes it.
 	{"bearer-control", func(s string) string { return "Bearer\t\x00" + s + ",\x7f" }, nil},
@@ -95,6 +104,14 @@ var SecretForms = []SecretForm{
 		return "@token=" + s + " [password=k2 `secret=k3 {cookie=k4 /apikey=k5 :api_key=k6"
 	}, func() string {
 		return "@token=[REDACTED] [password=[REDACTED] `secret=[REDACTED] {cookie=[REDACTED] /apikey=[REDACTED] :api_key=[REDACTED]"
+	}},
+	// Code points beside JavaScript's \s that are not in it (zero-width
+	// space and non-joiner, U+1FFF, the Mongolian vowel separator): a
+	// Bearer followed by one is no Bearer token.
+	{"near-miss-not-spaces", func(s string) string {
+		return "Bearer\u200bk1 Bearer\u200ck2 Bearer\u1fffk3 Bearer\u180ek4 Bearer\u2030k5 token=" + s
+	}, func() string {
+		return "Bearer\u200bk1 Bearer\u200ck2 Bearer\u1fffk3 Bearer\u180ek4 Bearer\u2030k5 token=[REDACTED]"
 	}},
 	{"near-miss-stops", func(s string) string {
 		return "a=1&Token=" + s + "&keep=2 password= k3 Bearer ,k4 bearer;k5 cookie=&k6"
