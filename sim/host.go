@@ -199,9 +199,10 @@ type Host struct {
 	alarmSet bool
 	waker    *scheduler.Waker // this incarnation's alarm (nil with an owner)
 	// ownerTimer is the host's timer for an owning store's alarm.
-	ownerTimer *clock.Timer
-	alarmErr   error // a store error the alarm met listing (takeAlarmErr)
-	spawned    int   // timer actors spawned (spawnTimer), for Advance
+	ownerTimer  *clock.Timer
+	alarmErr    error        // a store error the alarm met listing (takeAlarmErr)
+	wakerListed wakerListing // the Waker's last listing (checkAfterFiring)
+	spawned     int          // timer actors spawned (spawnTimer), for Advance
 	// oracleSettled is the judge's own settled set: what the host handed
 	// over and found unchanged (host_check.go's alarm property), and
 	// oracleRetryAt the delay after a rejected firing until the next good one.

@@ -99,7 +99,40 @@ func (l hostLister) List(context.Context) ([]scheduler.Intent, error) {
 	if err != nil && l.h.alarmErr == nil {
 		l.h.alarmErr = err
 	}
+	l.h.wakerListed.n++
+	l.h.wakerListed.intents, l.h.wakerListed.err = intents, err
 	return intents, err
+}
+
+// wakerListing is the store as the Waker last listed it: environment
+// facts (what the store held), counted so that a timer actor can tell
+// whether the Waker listed during its callback.
+type wakerListing struct {
+	n       int
+	intents []scheduler.Intent
+	err     error
+}
+
+// checkAfterFiring holds the Waker to its own contract right after one of
+// its timer callbacks returned (SPEC's one-alarm rule as scheduler.Waker
+// documents it: after a firing, the alarm is re-armed from a fresh
+// listing). The host re-arms the Waker at every check, which would mend an
+// alarm the Waker set wrong after a firing before any check saw it; so
+// here, before anything else runs, the alarm must already be what the
+// rule gives over the Waker's last listing of the store (nothing can
+// have changed the store since: the listing and the return are not
+// blocking points), with the judge's own settled set and retry delay.
+// before is the listing count when the callback started: a callback that
+// did not list (not the Waker's, or a stopped one) is not judged, nor one
+// whose listing failed (the check reports that as store-error).
+func (h *Host) checkAfterFiring(before int) {
+	if h.waker == nil || h.owner != nil || h.wakerListed.n == before || h.wakerListed.err != nil || h.violated != nil {
+		return
+	}
+	at, ok := h.waker.Next()
+	if d := h.alarmMismatch(h.wakerListed.intents, at, ok); d != "" {
+		h.fail("alarm", "right after a firing, before the host re-armed it: "+d)
+	}
 }
 
 // fireAlarm is the host's scheduler.FireFunc, run by the Waker's timer
@@ -169,7 +202,11 @@ func (h *Host) SpawnTick(d time.Duration) {
 func (h *Host) spawnTimer(label string, fn func()) {
 	h.opSeq++
 	h.spawned++
-	h.rt.Go("#"+itoa(h.opSeq)+"."+label, fn)
+	h.rt.Go("#"+itoa(h.opSeq)+"."+label, func() {
+		before := h.wakerListed.n
+		fn()
+		h.checkAfterFiring(before)
+	})
 }
 
 func (h *Host) setAlarm(at time.Time, ok bool) {

@@ -115,6 +115,22 @@ func (h *Host) checkState() *Violation {
 	if h.cfg.TimePrecision > 0 {
 		bound = intents
 	}
+	if d := h.alarmMismatch(bound, h.alarm, h.alarmSet); d != "" {
+		return h.fail("alarm", d)
+	}
+	return nil
+}
+
+// alarmMismatch holds an alarm (at, set) to the one-alarm rule over
+// bound, the intents it must serve: never later than the earliest live
+// intent the judge has not settled (after a rejected firing, not before
+// the retry delay ends), and never earlier — an alarm set with nothing
+// pending, or before the earliest pending intent is due, fires for
+// nothing; the Waker's settle and retry delay exist so that an exhausted
+// intent or a failing store does not turn the alarm into a loop. A store
+// that owns its alarm (AlarmOwner) sets it by its own rule, so only
+// lateness is held against it. It returns "" when the alarm is right.
+func (h *Host) alarmMismatch(bound []scheduler.Intent, at time.Time, set bool) string {
 	var earliest time.Time
 	pending := false
 	for _, in := range bound {
@@ -128,28 +144,22 @@ func (h *Host) checkState() *Violation {
 		if !pending || due.Before(earliest) {
 			earliest, pending = due, true
 		}
-		if !h.alarmSet || h.alarm.After(due) {
+		if !set || at.After(due) {
 			alarm := "unset"
-			if h.alarmSet {
-				alarm = h.at(h.alarm)
+			if set {
+				alarm = h.at(at)
 			}
-			return h.fail("alarm", fmt.Sprintf("expected the alarm at or before %s (intent %s's notBefore), got %s", h.at(in.NotBefore), in.Backend, alarm))
+			return fmt.Sprintf("expected the alarm at or before %s (intent %s's notBefore), got %s", h.at(in.NotBefore), in.Backend, alarm)
 		}
 	}
-	// Nor earlier: an alarm set with nothing pending, or before the
-	// earliest pending intent is due (or, after a rejected firing, before
-	// the retry delay ends), fires for nothing — the Waker's settle and
-	// retry delay exist so that an exhausted intent or a failing store does
-	// not turn the alarm into a loop. A store that owns its alarm
-	// (AlarmOwner) sets it by its own rule.
-	if h.owner == nil && h.alarmSet && (!pending || h.alarm.Before(earliest)) {
+	if h.owner == nil && set && (!pending || at.Before(earliest)) {
 		want := "unset (nothing pending)"
 		if pending {
 			want = h.at(earliest)
 		}
-		return h.fail("alarm", fmt.Sprintf("expected the alarm at %s, got %s: earlier than anything pending", want, h.at(h.alarm)))
+		return fmt.Sprintf("expected the alarm at %s, got %s: earlier than anything pending", want, h.at(at))
 	}
-	return nil
+	return ""
 }
 
 // sameIntents is a fast path for the intent-table check: true only when
