@@ -14,6 +14,8 @@ Usage (from anywhere inside the module):
 	go run ./cmd/killmatrix -list                  list the mutants
 	nice go run ./cmd/killmatrix -o docs/killmatrix.md
 	go run ./cmd/killmatrix -mutant 'pullbatch|alarm' -j 2
+	go run ./cmd/killmatrix -generate 100 -gen-seed 7 -o /tmp/gen.txt
+	go run ./cmd/killmatrix -catalogue /tmp/gen.txt -examples=false -j 2
 
 # Flags
 
@@ -28,7 +30,17 @@ Usage (from anywhere inside the module):
 	               around them is kept), else as a new file; default stdout
 	-timeout D     bound on each build, sweep and test run (default 5m; the
 	               test binaries get 9/10 of it, so a hang names its test)
-	-catalogue F   the catalogue (default cmd/killmatrix/testdata/mutants.txt)
+	-catalogue F   the catalogue (default cmd/killmatrix/testdata/mutants.txt;
+	               a relative path is taken from the module root)
+	-generate N    instead of measuring: write a catalogue of N generated
+	               operator mutants (go-gremlins' kinds: boundaries, negated
+	               comparisons, && and ||, ++ and --, the sign of an integer
+	               step, a dropped !, an integer literal one less), drawn
+	               from -gen-seed and spread over every mutable file, to -o
+	               or stdout. The hand-written catalogue holds the mistakes
+	               its authors thought of; a generated one samples the rest
+	               (uncurated: some are equivalent, a few may not compile)
+	-gen-seed S    with -generate: the seed (default 1)
 
 # What one mutant goes through
 

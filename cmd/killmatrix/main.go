@@ -50,6 +50,8 @@ type flags struct {
 	examples  bool
 	list      bool
 	timeout   time.Duration
+	generate  int
+	genSeed   uint64
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -67,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.examples, "examples", true, "also run the example tests (false: property sweep only, e.g. for a deeper budget)")
 	fs.BoolVar(&f.list, "list", false, "list the selected mutants and exit")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bound on each build, sweep and test run")
+	fs.IntVar(&f.generate, "generate", 0, "instead: write a catalogue of N generated operator mutants (to -o, default stdout) and exit")
+	fs.Uint64Var(&f.genSeed, "gen-seed", 1, "with -generate: the seed the mutants are drawn from")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -85,6 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usage(stderr, "-j must be in 1..%d", runtime.NumCPU()*4)
 	case f.timeout <= 0:
 		return usage(stderr, "-timeout must be positive")
+	case f.generate < 0 || f.generate > maxGenerated:
+		return usage(stderr, "-generate must be in 0..%d", maxGenerated)
 	}
 	sel, err := regexp.Compile(f.mutant)
 	if err != nil {
@@ -94,7 +100,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage(stderr, "%v", err)
 	}
-	cat, err := loadCatalogue(filepath.Join(root, filepath.FromSlash(f.catalogue)))
+	if f.generate > 0 {
+		return runGenerate(root, f, stdout, stderr)
+	}
+	catPath := f.catalogue
+	if !filepath.IsAbs(catPath) {
+		catPath = filepath.Join(root, filepath.FromSlash(catPath))
+	}
+	cat, err := loadCatalogue(catPath)
 	if err != nil {
 		return usage(stderr, "%v", err)
 	}
