@@ -92,6 +92,7 @@ func (h *Host) probeBudget() {
 		}
 		off := faults.Profile{}
 		c := faults.NewContainer(id, faults.NoHooks{}, rand.New(rand.NewPCG(r.Uint64(), r.Uint64())), &off)
+		defer c.ReleaseRecord() // nothing reads the probe's record: its chunk goes back to the pool
 		c.SetClock(clk.Now)
 		ws, err := planttest.New(workspace.Options{
 			Backends:  []workspace.BackendConfig{{ID: id, Backend: c}},
