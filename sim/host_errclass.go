@@ -40,19 +40,24 @@ import (
 type errWant struct {
 	name     string
 	sentinel error // errors.Is(err, sentinel) must hold; nil with known: no error
-	// notTransport: errors.Is(err, workspace.ErrTransport) must not hold.
-	notTransport bool
-	known        bool
+	// notTransport: errors.Is(err, workspace.ErrTransport) must not hold;
+	// alsoTransport: it must hold besides sentinel.
+	notTransport, alsoTransport bool
+	known                       bool
 }
 
 var (
 	wantNone      = errWant{name: "complete", known: true}
 	wantCrossSide = errWant{name: "cross-side", sentinel: workspace.ErrCrossSideInvariant, notTransport: true, known: true}
 	wantTransport = errWant{name: "transport", sentinel: workspace.ErrTransport, known: true}
-	wantLost      = errWant{name: "lost", sentinel: workspace.ErrExecutionLost, known: true}
-	wantInjected  = errWant{name: "injected", sentinel: faults.ErrInjected, notTransport: true, known: true}
-	wantCancelled = errWant{name: "cancelled", sentinel: context.Canceled, known: true}
-	wantStore     = errWant{name: "store", sentinel: faults.ErrInjected, notTransport: true, known: true}
+	// A transport failure of an exec's pre-exec push is re-wrapped as a
+	// PreDispatchTransportError (SPEC 5.2), which stays the cause of the
+	// error the exec ends with: it matches both sentinels.
+	wantPreDispatch = errWant{name: "pre-dispatch", sentinel: workspace.ErrPreDispatchTransport, alsoTransport: true, known: true}
+	wantLost        = errWant{name: "lost", sentinel: workspace.ErrExecutionLost, known: true}
+	wantInjected    = errWant{name: "injected", sentinel: faults.ErrInjected, notTransport: true, known: true}
+	wantCancelled   = errWant{name: "cancelled", sentinel: context.Canceled, known: true}
+	wantStore       = errWant{name: "store", sentinel: faults.ErrInjected, notTransport: true, known: true}
 )
 
 // failureClass is the class of the failure that ended f's reconnecting
@@ -69,6 +74,26 @@ func (h *Host) failureClass(f finished, calls []faults.Call) errWant {
 		return reconnectedClass(c)
 	}
 	return errWant{name: "unknown"}
+}
+
+// execDispatchClass is failureClass for an exec that failed before its
+// command ran: a transport failure of its pre-exec push (the only push an
+// exec makes before dispatch; a reconcile only reads watermarks) ends it
+// as a pre-dispatch failure.
+func (h *Host) execDispatchClass(f finished, calls []faults.Call) errWant {
+	want := h.failureClass(f, calls)
+	if want.name != wantTransport.name {
+		return want
+	}
+	for i := len(calls) - 1; i >= 0; i-- {
+		if c := calls[i]; c.Err != "" && !cleanup(c.Op) {
+			if c.Op == faults.OpPush && c.Transport {
+				return wantPreDispatch
+			}
+			break
+		}
+	}
+	return want
 }
 
 // reconnectedClass is the class runWithReconnect gives the failure of call
@@ -146,6 +171,8 @@ func (h *Host) judgeErrClass(f finished, want errWant) *Violation {
 		return h.fail("error-class", fmt.Sprintf("%s: expected an error matching %q (%s, by the record), got none", f.actor, want.sentinel, want.name))
 	case !errors.Is(err, want.sentinel):
 		return h.fail("error-class", fmt.Sprintf("%s: expected errors.Is(err, %q) (%s, by the record), got %T %v", f.actor, want.sentinel, want.name, err, faults.PublicText(err)))
+	case want.alsoTransport && !errors.Is(err, workspace.ErrTransport):
+		return h.fail("error-class", fmt.Sprintf("%s: a %s failure is a transport failure too (SPEC 5.2), got %T %v", f.actor, want.name, err, faults.PublicText(err)))
 	case want.notTransport && errors.Is(err, workspace.ErrTransport):
 		return h.fail("error-class", fmt.Sprintf("%s: a %s failure is not a transport failure (SPEC 5.2 step 1), got errors.Is(err, ErrTransport) for %v", f.actor, want.name, faults.PublicText(err)))
 	}

@@ -179,3 +179,48 @@ func TestUnexplainedFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestPreDispatchClass: an exec whose pre-exec push failed by transport on
+// its last pass ends with an error matching both ErrPreDispatchTransport
+// and ErrTransport (SPEC 5.2: the push's failure is re-wrapped as
+// pre-dispatch and stays the cause); a connect failure is transport only.
+func TestPreDispatchClass(t *testing.T) {
+	const actor = "#1.exec.b0"
+	rec := func(last faults.Op) []faults.Call {
+		r := &recordBuilder{actor: actor}
+		r.add(faults.Call{Op: faults.OpConnect, Conn: 1})
+		r.add(faults.Call{Op: faults.OpPush, Conn: 1, Err: "socket hang up", Transport: true})
+		r.add(faults.Call{Op: faults.OpClose, Conn: 1})
+		r.add(faults.Call{Op: faults.OpConnect, Conn: 2})
+		r.add(faults.Call{Op: last, Conn: 2, Err: "socket hang up", Transport: true})
+		return r.calls
+	}
+	pre := &workspace.PreDispatchTransportError{TransportError: workspace.TransportError{Msg: "pre-exec push failed: socket hang up"}}
+	wrapped := &workspace.TransportError{Msg: "failed after 1 reconnect retry", Cause: pre}
+	plain := &workspace.TransportError{Msg: "failed after 1 reconnect retry", Cause: errors.New("socket hang up")}
+	for _, tc := range []struct {
+		name  string
+		last  faults.Op
+		err   error
+		class string
+		fires bool
+	}{
+		{"push, pre-dispatch cause", faults.OpPush, wrapped, "pre-dispatch", false},
+		{"push, plain transport", faults.OpPush, plain, "pre-dispatch", true},
+		{"push, the bare wrapper", faults.OpPush, errors.New(wrapped.Error()), "pre-dispatch", true},
+		{"connect, plain transport", faults.OpConnect, plain, "transport", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newJudgeHost(t, nil)
+			defer h.Close()
+			f := finished{actor: actor, kind: "exec", backend: 0, marks: []int{h.containers[0].Mark()}, err: tc.err}
+			want := h.execDispatchClass(f, rec(tc.last))
+			if want.name != tc.class {
+				t.Fatalf("predicted class %s, want %s", want.name, tc.class)
+			}
+			if fired := h.judgeErrClass(f, want) != nil; fired != tc.fires {
+				t.Fatalf("expected a violation %t, got %t", tc.fires, fired)
+			}
+		})
+	}
+}

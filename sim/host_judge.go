@@ -194,7 +194,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		if len(store) > 0 {
 			return h.fail("model", fmt.Sprintf("%s: exec failed before its command ran but touched the store: %v", f.actor, store))
 		}
-		want := h.failureClass(f, calls)
+		want := h.execDispatchClass(f, calls)
 		if v := h.judgeUnexplained(f, want, calls, "the exec failed before its command ran"); v != nil {
 			return v
 		}
