@@ -74,7 +74,9 @@
 //     the inner store is touched (non-transport text).
 //
 // Every planted failure is an *InjectedError reading "injected <kind>:
-// <msg>" and wrapping ErrInjected. A transport failure kills its
+// <msg>" and wrapping ErrInjected; with a planter, a fake credential
+// follows ("; <credential>") or, one time in four, leads the text
+// ("<credential> | injected <kind>: <msg>"). A transport failure kills its
 // connection: later calls on it fail with "rpc session was shut down"
 // (recorded with no fault of their own). Calls on a connection or stream
 // the client closed fail with ErrDisposed.

@@ -21,6 +21,10 @@ type InjectedError struct {
 	// Credential is fake credential text planted after Msg (see Secrets);
 	// "" when none was planted.
 	Credential string
+	// Leading puts Credential first, so the text begins with it: a
+	// redactor that wants a character before a keyword or a Bearer (a word
+	// boundary read as "after a non-word character") keeps it there.
+	Leading bool
 	// class is how SPEC 5.2 must classify the failure, fixed when it was
 	// made (its shape may then change Msg).
 	class errClass
@@ -37,12 +41,15 @@ func classOfError(err error) errClass {
 }
 
 // Error reads "injected <kind>: <msg>", then "; <credential>" when one was
-// planted.
+// planted, or "<credential> | injected <kind>: <msg>" when it leads.
 func (e *InjectedError) Error() string {
 	// Concatenation, not fmt: every planted failure's text is built here,
 	// often several times over (wrapped, classified, redacted).
 	if e.Credential == "" {
 		return "injected " + e.Kind.String() + ": " + e.Msg
+	}
+	if e.Leading {
+		return e.Credential + " | injected " + e.Kind.String() + ": " + e.Msg
 	}
 	return "injected " + e.Kind.String() + ": " + e.Msg + "; " + e.Credential
 }

@@ -186,6 +186,9 @@ func (s *Secrets) injected(k Kind, msg string) error {
 		e.Credential = SpanOpen + id + " " + e.Credential + " " + id + SpanClose
 		s.images[id] = SpanOpen + id + " " + f.image() + " " + id + SpanClose
 	}
+	// One credential in four leads the text (the space after it ends every
+	// form's value, so what follows is never taken for part of it).
+	e.Leading = s.rng.IntN(4) == 0
 	s.planted[f.Name]++
 	return shape(s.shapes, e, s.shaped)
 }

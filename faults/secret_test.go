@@ -11,6 +11,7 @@ import (
 func TestSecretsPlantEveryFormScrubbable(t *testing.T) {
 	s := NewSecrets(rand.New(rand.NewPCG(1, 2)))
 	seen := map[string]bool{}
+	leading, begins := 0, 0 // credentials that lead their fault's text; whole texts that begin with one
 	for range 2000 {
 		err := s.injected(TransportConnect, msgConnect)
 		var ie *InjectedError
@@ -18,8 +19,21 @@ func TestSecretsPlantEveryFormScrubbable(t *testing.T) {
 			t.Fatalf("%v is not an InjectedError wrapping ErrInjected", err)
 		}
 		text := err.Error()
-		if own := ie.Error(); !strings.HasPrefix(own, "injected transport-connect: ") || !strings.Contains(text, own) {
-			t.Fatalf("the fault's own text must come first in its InjectedError, which the whole text carries: %q in %q", own, text)
+		own := ie.Error()
+		if !strings.Contains(text, own) {
+			t.Fatalf("the whole text must carry the fault's own: %q in %q", own, text)
+		}
+		switch {
+		case ie.Leading:
+			if !strings.HasPrefix(own, ie.Credential+" | injected transport-connect: ") {
+				t.Fatalf("a leading credential must begin the fault's text: %q", own)
+			}
+			leading++
+			if strings.HasPrefix(text, ie.Credential) {
+				begins++
+			}
+		case !strings.HasPrefix(own, "injected transport-connect: ") || !strings.HasSuffix(own, "; "+ie.Credential):
+			t.Fatalf("the fault's own text must come first and the credential last: %q", own)
 		}
 		if n := strings.Count(text, SecretMarker); n != 1 {
 			t.Fatalf("%d credentials in %q, want 1", n, text)
@@ -35,6 +49,11 @@ func TestSecretsPlantEveryFormScrubbable(t *testing.T) {
 		if strings.Contains(pub, text[i:i+secretDigits]) {
 			t.Fatalf("PublicText kept the credential's digits: %q", pub)
 		}
+	}
+	// A redactor that needs a character before a keyword only shows on a
+	// text that begins with the credential: the shapes must leave some.
+	if leading < 300 || leading > 700 || begins == 0 {
+		t.Errorf("%d of 2000 credentials led their fault's text (want about a quarter), %d whole texts began with one (want some)", leading, begins)
 	}
 	for form, n := range s.Planted() {
 		seen[form] = n > 0
