@@ -272,7 +272,13 @@ func (d *directRunner) member(op Op) error {
 		_, _ = d.ws.Exec(d.ctx, command+strconv.Itoa(op.Writes), workspace.ExecOptions{Backend: b, Sync: mode})
 	case OpWrite:
 		path := "/host/" + strconv.Itoa(d.seq)
-		_ = d.ws.WriteFile(b, path, []byte("host "+path))
+		for k := range max(op.Files, 1) {
+			p := path
+			if k > 0 {
+				p += "." + strconv.Itoa(k)
+			}
+			_ = d.ws.WriteFile(b, p, []byte("host "+p))
+		}
 	case OpRetry:
 		if !op.Early {
 			in, ok, err := d.sched.Get(d.ctx, b)

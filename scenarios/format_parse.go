@@ -47,6 +47,9 @@ const (
 	// maxExecWrites bounds writes= of one exec (one remote mutation of
 	// that many paths). SPEC R4 needs 257.
 	maxExecWrites = 4096
+	// maxWriteFiles bounds files= of one host write: each file is a save
+	// and a blocking point.
+	maxWriteFiles = 1024
 	// maxArmAfter bounds after= of an inject: no stream serves more
 	// entries than a scenario's execs wrote.
 	maxArmAfter = 1 << 20
@@ -578,6 +581,14 @@ func parseOp(fields []string, backends int) (Op, error) {
 			op.Early = word == "early"
 		case kind == OpWrite && !hasVal && word == "delete":
 			op.Delete = true
+		case kind == OpWrite && hasVal && word == "files":
+			n, err := intIn(val, 1, maxWriteFiles)
+			if err != nil {
+				return op, fmt.Errorf("files=%s: %v", val, err)
+			}
+			if n > 1 { // one file is the plain write
+				op.Files = n
+			}
 		case kind == OpLoseIdentity && !hasVal && word == "none":
 			op.None = true
 		case kind == OpPlant && hasVal && word == "attempt":
@@ -644,7 +655,7 @@ const maxPlantTarget = 1 << 20
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{
 	OpExec:         "exec bN wait|defer writes=N [staged]",
-	OpWrite:        "write bN [delete]",
+	OpWrite:        "write bN [delete | files=N]",
 	OpRetry:        "retry bN early|due",
 	OpPull:         "pull bN",
 	OpCrash:        "crash bN",

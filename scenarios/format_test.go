@@ -119,7 +119,14 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 	case OpLoseIdentity:
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
 		op.None = rapid.Bool().Draw(t, "none")
-	case OpWrite, OpCrash, OpRestart, OpTruncate, OpPull:
+	case OpWrite:
+		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
+		if rapid.Bool().Draw(t, "delete") {
+			op.Delete = true
+		} else if n := rapid.IntRange(1, maxWriteFiles).Draw(t, "files"); n > 1 {
+			op.Files = n
+		}
+	case OpCrash, OpRestart, OpTruncate, OpPull:
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
 	case OpAdvance:
 		op.Dur = time.Duration(rapid.Int64Range(1, 1<<50).Draw(t, "dur"))

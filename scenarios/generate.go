@@ -301,17 +301,11 @@ const (
 // addBursts turns about one exec in burstOneIn into a burst, drawing from
 // r, a stream of its own, after the workload, like addDeletes.
 func addBursts(r *rand.Rand, ops []Op) {
-	for i := range ops {
-		switch ops[i].Kind {
-		case OpExec:
-			if r.IntN(burstOneIn) == 0 {
-				ops[i].Writes = burstWrites
-			}
-		case OpGroup:
-			ops[i].Ops = slices.Clone(ops[i].Ops)
-			addBursts(r, ops[i].Ops)
+	forEachLeaf(ops, func(o *Op) {
+		if o.Kind == OpExec && r.IntN(burstOneIn) == 0 {
+			o.Writes = burstWrites
 		}
-	}
+	})
 }
 
 // deleteOneIn: one host write in this many is a delete instead.
@@ -321,14 +315,46 @@ const deleteOneIn = 4
 // group, into a delete. It draws from its own stream, after the workload,
 // so the ops drawn before it are the same whether or not deletes exist.
 func addDeletes(r *rand.Rand, ops []Op) {
-	for i := range ops {
-		switch ops[i].Kind {
-		case OpWrite:
-			ops[i].Delete = r.IntN(deleteOneIn) == 0
-		case OpGroup:
-			ops[i].Ops = slices.Clone(ops[i].Ops)
-			addDeletes(r, ops[i].Ops)
+	forEachLeaf(ops, func(o *Op) {
+		if o.Kind == OpWrite {
+			o.Delete = r.IntN(deleteOneIn) == 0
 		}
+	})
+}
+
+// savesOneIn: one host write in this many (not a delete) saves several
+// files, two to maxSaves, one after another.
+const (
+	savesOneIn = 3
+	maxSaves   = 4
+)
+
+// addSaves makes some host writes, top level or in a group, save several
+// files one after another (Op.Files), drawing from r, a stream of its own,
+// after the workload, like addDeletes. The host yields between two saves
+// (sim.Host.SpawnWrites), so in a group the later saves land while another
+// operation is under way: between two batches of a push, whose target must
+// not move (SPEC 6.5); and, top level or not, several pending changes make
+// the pushes of a small push budget span batches.
+func addSaves(r *rand.Rand, ops []Op) {
+	forEachLeaf(ops, func(o *Op) {
+		if o.Kind == OpWrite && !o.Delete && r.IntN(savesOneIn) == 0 {
+			o.Files = 2 + r.IntN(maxSaves-1)
+		}
+	})
+}
+
+// forEachLeaf calls edit on every op that is not a group, group members
+// included, in order; a group's member list is cloned first, so a
+// scenario sharing it is left as it was.
+func forEachLeaf(ops []Op, edit func(o *Op)) {
+	for i := range ops {
+		if ops[i].Kind == OpGroup {
+			ops[i].Ops = slices.Clone(ops[i].Ops)
+			forEachLeaf(ops[i].Ops, edit)
+			continue
+		}
+		edit(&ops[i])
 	}
 }
 
@@ -346,15 +372,45 @@ const pullOneIn = 3
 // two batches (docs/SPEC.md 6.3 QUIRK), which a pull racing an exec's
 // replayed push in a group reaches.
 func addPulls(r *rand.Rand, ops []Op) {
+	forEachLeaf(ops, func(o *Op) {
+		if o.Kind == OpRetry && r.IntN(pullOneIn) == 0 {
+			*o = Op{Kind: OpPull, Backend: o.Backend}
+		}
+	})
+}
+
+// writeRaceOneIn: in a group that holds an exec, one host write in this
+// many moves to an exec's backend.
+const writeRaceOneIn = 2
+
+// addWriteRaces moves some host writes of a group onto the backend of an
+// exec in the same group, drawing from r, a stream of its own, after the
+// workload, like addDeletes. Members draw their backends freely (a group's
+// race needs them spread), so a write met an exec's pre-exec push on its
+// own backend in one group in several hundred: the race where a write
+// lands between two batches of a push, whose target must stay where the
+// first batch put it (SPEC 6.5, property push-target), and where the
+// local store must hand a push window a pending change next to a pulled
+// entry.
+func addWriteRaces(r *rand.Rand, ops []Op) {
 	for i := range ops {
-		switch ops[i].Kind {
-		case OpRetry:
-			if r.IntN(pullOneIn) == 0 {
-				ops[i] = Op{Kind: OpPull, Backend: ops[i].Backend}
+		if ops[i].Kind != OpGroup {
+			continue
+		}
+		var execs []int
+		for _, m := range ops[i].Ops {
+			if m.Kind == OpExec {
+				execs = append(execs, m.Backend)
 			}
-		case OpGroup:
-			ops[i].Ops = slices.Clone(ops[i].Ops)
-			addPulls(r, ops[i].Ops)
+		}
+		if len(execs) == 0 {
+			continue
+		}
+		ops[i].Ops = slices.Clone(ops[i].Ops)
+		for j, m := range ops[i].Ops {
+			if m.Kind == OpWrite && r.IntN(writeRaceOneIn) == 0 {
+				ops[i].Ops[j].Backend = execs[r.IntN(len(execs))]
+			}
 		}
 	}
 }

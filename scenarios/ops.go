@@ -121,6 +121,7 @@ type Op struct {
 	None    bool          // lose-identity: report no runtime id at all
 	Clean   bool          // host-restart: a clean shutdown (stores closed), not a crash
 	Delete  bool          // write: delete a host file instead of writing one
+	Files   int           // write: host files saved one after another (0: one; never with Delete)
 	Dur     time.Duration // advance
 	Ops     []Op          // group: run concurrently
 	// inject: the fault, its call site and (stream sites) the entries
@@ -183,6 +184,9 @@ func (o Op) format(b *strings.Builder, indent string) {
 		fmt.Fprintf(b, " b%d", o.Backend)
 		if o.Delete {
 			b.WriteString(" delete")
+		}
+		if o.Files > 1 {
+			fmt.Fprintf(b, " files=%d", o.Files)
 		}
 	case OpRetry:
 		fmt.Fprintf(b, " b%d", o.Backend)

@@ -350,7 +350,7 @@ func spawn(h *sim.Host, op Op) {
 			h.SpawnDelete(op.Backend)
 			return
 		}
-		h.SpawnWrite(op.Backend)
+		h.SpawnWrites(op.Backend, op.Files)
 	case OpRetry:
 		why := "due"
 		if op.Early {

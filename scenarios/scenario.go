@@ -207,6 +207,8 @@ func FromSeed(seed uint64, c Config) Scenario {
 	addDeletes(sim.Stream(seed, "deletes"), ops)
 	addPlantTargets(sim.Stream(seed, "plant-targets"), ops)
 	addPulls(sim.Stream(seed, "pulls"), ops)
+	addWriteRaces(sim.Stream(seed, "write-races"), ops)
+	addSaves(sim.Stream(seed, "saves"), ops)
 	if c.MaxEntries == 0 && c.MaxBytes == 0 {
 		// Only the default entry and byte budget stops a batch at 64
 		// entries; a drawn one stops it within a few ordinary writes
@@ -336,6 +338,9 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 		}
 		if o.Kind == OpExec && o.Writes < 0 {
 			return fmt.Errorf("op %d: negative writes", i+1)
+		}
+		if o.Kind == OpWrite && o.Delete && o.Files > 1 {
+			return fmt.Errorf("op %d: a delete removes one file (drop files= or delete)", i+1)
 		}
 		if o.Kind == OpAdvance && o.Dur <= 0 {
 			return fmt.Errorf("op %d: advance needs a positive duration", i+1)

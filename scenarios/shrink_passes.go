@@ -28,6 +28,7 @@ var shrinkPasses = []shrinkPass{
 	{"simplify-ops", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, simplerOps) }},
 	{"retarget", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, lowerBackends) }},
 	{"merge-advances", (*shrinker).mergeAdvances},
+	{"carry-advances", (*shrinker).carryAdvances},
 	{"shorten-advances", func(sh *shrinker, s Scenario) (Scenario, bool) { return sh.editLeaves(s, shorterAdvances) }},
 	{"profile", (*shrinker).simplifyProfile},
 	{"certain-faults", (*shrinker).certainFaults},
@@ -293,6 +294,13 @@ func simplerOps(o Op) []Op {
 			c.Delete = false
 			out = append(out, c)
 		}
+		for _, n := range []int{0, 2} {
+			if n < o.Files {
+				c := o
+				c.Files = n
+				out = append(out, c)
+			}
+		}
 	case OpLoseIdentity:
 		if o.None {
 			c := o
@@ -362,6 +370,50 @@ func (sh *shrinker) mergeAdvances(s Scenario) (Scenario, bool) {
 		sum := Op{Kind: OpAdvance, Dur: s.Ops[i].Dur + s.Ops[i+1].Dur}
 		ops := slices.Concat(s.Ops[:i], []Op{sum}, s.Ops[i+2:])
 		changed = sh.try(&s, withOps(s, ops)) || changed
+	}
+	return s, changed
+}
+
+// carryAdvances removes an advance, top level or in a group, and adds its
+// time to the next top-level advance after it, across the ops between
+// (mergeAdvances only joins neighbours). Time that moved early, while a
+// group was in flight or before a fault, often only has to have passed by
+// the time the next advance fires the alarm: an exec in a group with an
+// advance, a lost identity, then a short advance becomes the exec, the
+// lost identity and one advance. A group left with one member is unwrapped
+// by the groups pass.
+func (sh *shrinker) carryAdvances(s Scenario) (Scenario, bool) {
+	changed := false
+	for i := len(s.Ops) - 2; i >= 0 && !sh.stopped(); i-- {
+		if i+1 >= len(s.Ops) {
+			continue
+		}
+		next := slices.IndexFunc(s.Ops[i+1:], func(o Op) bool { return o.Kind == OpAdvance })
+		if next < 0 {
+			continue
+		}
+		next += i + 1
+		switch o := s.Ops[i]; o.Kind {
+		case OpAdvance:
+			if next == i+1 {
+				continue // neighbours: mergeAdvances
+			}
+			ops := cloneOps(s.Ops)
+			ops[next].Dur += o.Dur
+			changed = sh.try(&s, withOps(s, slices.Delete(ops, i, i+1))) || changed
+		case OpGroup:
+			for j := len(o.Ops) - 1; j >= 0 && len(o.Ops) > 1 && i < len(s.Ops) && s.Ops[i].Kind == OpGroup; j-- {
+				if j >= len(s.Ops[i].Ops) || s.Ops[i].Ops[j].Kind != OpAdvance {
+					continue
+				}
+				ops := cloneOps(s.Ops)
+				g := ops[i]
+				ops[next].Dur += g.Ops[j].Dur
+				g.Ops = slices.Delete(slices.Clone(g.Ops), j, j+1)
+				ops[i] = withoutStaleLanding(g)
+				changed = sh.try(&s, withOps(s, ops)) || changed
+			}
+		}
 	}
 	return s, changed
 }

@@ -290,3 +290,38 @@ func TestShrinkDropsInjects(t *testing.T) {
 		}
 	}
 }
+
+// TestShrinkCarriesAdvances: an advance inside a group, then a fault, then
+// a short advance — the time only has to have passed by the last advance,
+// which the neighbour-only merge cannot see. The shrinker carries the
+// group's advance to it, and the group of one left is unwrapped.
+func TestShrinkCarriesAdvances(t *testing.T) {
+	s, err := Parse(`run seed=4 backends=1 scheduler=memory local=memory bug=no-runtime-fence initial=100ms max=1s attempts=1 max-entries=0 max-bytes=0 push-entries=0 push-bytes=0 strategy=mix
+profile transport-mid-stream=1
+group
+  exec b0 wait writes=0
+  advance 100ms
+end
+lose-identity b0
+advance 1ms
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(s, RunOptions{TraceKeep: 1})
+	if err != nil || r.Violation == nil {
+		t.Fatalf("the input must fail: violation %v, error %v", r.Violation, err)
+	}
+	small, st, err := Shrink(s, r.Violation.Property, ShrinkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.StepsAfter > 3 {
+		t.Fatalf("shrunk to %d steps, want at most 3 (the group's advance carried to the last one):\n%s", st.StepsAfter, Format(small))
+	}
+	for _, o := range small.Ops {
+		if o.Kind == OpGroup {
+			t.Fatalf("a group is left:\n%s", Format(small))
+		}
+	}
+}

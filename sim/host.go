@@ -327,7 +327,7 @@ func NewHost(cfg Config) (*Host, error) {
 	for i := range cfg.Backends {
 		label, name := BackendLabel(i), BackendID(cfg.BackendIDs, i)
 		h.names = append(h.names, name)
-		c := faults.NewContainer(name, h.hooks(), h.actorRand(FaultsLabel(label)), &profile)
+		c := faults.NewContainer(name, h.containerHooks(i, name), h.actorRand(FaultsLabel(label)), &profile)
 		c.SetLostCode(h.actorRand(FaultsLabel(label) + "/lost-code"))
 		c.SetClock(h.clock.Now) // the raw clock: stamping a call is no read of the SUT's
 		if label == cfg.NoRuntimeID {
@@ -379,6 +379,26 @@ func (r runtimeHooks) Block(point string) {
 	r.h.beforeBlock(point)
 	r.rt.Block(point)
 }
+
+// containerHooks are backend b's container's hooks: the runtime's, and
+// push-target told of every push as it reaches its blocking point.
+type containerHooks struct {
+	runtimeHooks
+	b    int
+	push string // the container's push blocking point
+}
+
+func (h *Host) containerHooks(b int, name string) faults.Hooks {
+	return containerHooks{runtimeHooks{h.rt, h}, b, name + "." + string(faults.OpPush)}
+}
+
+func (r containerHooks) Block(point string) {
+	if point == r.push {
+		r.h.notePushEntry(r.b)
+	}
+	r.runtimeHooks.Block(point)
+}
+
 func (r runtimeHooks) Actor() string {
 	if a := r.rt.Actor(); a != "" {
 		return a

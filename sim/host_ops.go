@@ -144,16 +144,38 @@ func (h *Host) callID(b int, name string) string {
 
 // SpawnWrite starts a host-side write on backend b's files. The path is
 // derived from the op sequence so that every write is distinct.
-func (h *Host) SpawnWrite(b int) {
+func (h *Host) SpawnWrite(b int) { h.SpawnWrites(b, 1) }
+
+// SpawnWrites starts a host that saves n files on backend b one after
+// another (n < 1 writes one): each save is its own local-store write, and
+// between two saves the actor reaches a blocking point ("<backend>.host-
+// write"), so other operations can run between them, as when an editor
+// saves while a command starts. A write that lands between two batches of
+// a push must wait for the next push (SPEC 6.5, property push-target). The
+// first file's path is that of SpawnWrite; the k-th after it adds ".k".
+func (h *Host) SpawnWrites(b, n int) {
+	n = max(n, 1)
 	name := h.actorName("write", b)
 	path := hostPrefix + strconv.Itoa(h.opSeq)
-	h.event(name, "start", "op=write", "path="+path)
+	if n == 1 {
+		h.event(name, "start", "op=write", "path="+path)
+	} else {
+		h.event(name, "start", "op=write", "path="+path, "files="+strconv.Itoa(n))
+	}
 	ws := h.ws
+	point := h.names[b] + ".host-write"
 	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
-		err := ws.WriteFile(id, path, []byte(oracle.HostContent(path)))
-		h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: path, err: err})
+		for k := range n {
+			p := path
+			if k > 0 {
+				h.rt.Block(point)
+				p += "." + strconv.Itoa(k)
+			}
+			err := ws.WriteFile(id, p, []byte(oracle.HostContent(p)))
+			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, err: err})
+		}
 	})
 	id = h.callID(b, name)
 }
@@ -582,6 +604,7 @@ func (h *Host) drainRecords() {
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
 			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)
 			h.checkPushBudget(i, call)
+			h.checkPushTarget(i, call)
 			h.checkResend(i, call)
 			h.oracle.Leaks.Note(i, call)
 			if detail, overlapped := h.oracle.Spans.Note(i, h.names[i], call); overlapped {

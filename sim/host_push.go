@@ -58,6 +58,30 @@ func (h *Host) checkPushBudget(b int, c faults.Call) {
 	}
 }
 
+// checkPushTarget is property push-target for one call of backend b's
+// record, in order (the rule: oracle.PushTargetWatch).
+func (h *Host) checkPushTarget(b int, c faults.Call) {
+	moved := h.oracle.Target.Moved
+	if detail := h.oracle.Target.Note(b, h.names[b], c); detail != "" {
+		h.fail("push-target", detail)
+	}
+	if h.oracle.Target.Moved > moved {
+		h.stats.Faults["push-target-moved"]++
+	}
+}
+
+// notePushEntry tells push-target where the local store stands as an
+// actor's push to backend b reaches its blocking point: after the
+// workspace read the revision its batch is bounded by, before the call is
+// recorded. The model's revision, not the store's answer: the bound is the
+// SPEC's, whatever the store says.
+func (h *Host) notePushEntry(b int) {
+	if h.rt.current == nil {
+		return // outside any actor: nothing judges it
+	}
+	h.oracle.Target.Entered(b, h.rt.Actor(), h.localModel.CurrentRev(h.names[b]))
+}
+
 // expectedPushCount is what Workspace.Push must return for actor, read
 // from the runtime's record: the changes of every push the runtime
 // acknowledged to it after its last failed call, up to its last push. A

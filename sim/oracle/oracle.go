@@ -11,6 +11,7 @@ type Oracle struct {
 	Truncs TruncationWatch // lost logs the host could not see
 	Resend ResendWatch     // per backend: the push mark the host recorded
 	Leaks  LeakWatch       // per backend: connections left open
+	Target PushTargetWatch // per backend: each push attempt's target bound
 }
 
 // New returns an Oracle for a run with the given number of backends.
