@@ -57,7 +57,7 @@ func (cn *conn) failLocked(call Call, err error, fresh Kind) error {
 		if fresh != SettleFailure && fresh != RPCError && cn.broken == nil {
 			// A transport failure kills the WebSocket: later calls on this
 			// connection fail too, until the workspace reconnects.
-			cn.broken = cn.c.secrets.injected(fresh, msgBroken)
+			cn.broken = cn.c.secrets.broken(fresh, msgBroken)
 		}
 	}
 	call.Err = PublicText(err)

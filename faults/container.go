@@ -146,7 +146,7 @@ func (c *Container) wipeLocked() {
 func (c *Container) breakConnsLocked(k Kind, msg string) {
 	for _, cn := range c.conns {
 		if cn.broken == nil {
-			cn.broken = c.secrets.injected(k, msg)
+			cn.broken = c.secrets.broken(k, msg)
 		}
 	}
 }

@@ -28,6 +28,16 @@ type InjectedError struct {
 	// class is how SPEC 5.2 must classify the failure, fixed when it was
 	// made (its shape may then change Msg).
 	class errClass
+	// unclassed: a transport failure shaped so that its class sits past
+	// the classifiers' bound (errshape.go), so SPEC 5.2 gives it none.
+	unclassed bool
+}
+
+// unclassedError reports whether err carries a transport failure whose
+// class its shape put past the classifiers' bound.
+func unclassedError(err error) bool {
+	var ie *InjectedError
+	return errors.As(err, &ie) && ie.unclassed
 }
 
 // classOfError is the class of the injected failure err carries (classNone

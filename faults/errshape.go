@@ -50,35 +50,69 @@ const neutralMsg = "the peer went away"
 // errShapes are the shapes, in draw order; phrase is the message alone.
 var errShapes = []string{"phrase", "typed", "sentinel", "is-method", "deep", "joined"}
 
-// maxShapeDepth bounds the layers "deep" puts over a shape, so that its
-// class sits at most 7 causes down, inside the classifiers' 8 levels.
-const maxShapeDepth = 5
+// classifierDepth is SPEC 5.2's bound: the classifiers look at an error
+// and its causes down to 7 levels below it (8 levels in all). A class
+// carried deeper is no class at all: the failure is not a transport one.
+const classifierDepth = 8
+
+// maxShapeDepth is the deepest "deep" carries a class: one level past the
+// bound, so both sides of it are planted (the deepest level the classifiers
+// must see, 7, and the first they must not, 8), and a classifier that
+// looks one level too far or too short misjudges some failure.
+const maxShapeDepth = classifierDepth + 1
 
 // shape returns e in a shape drawn from r, or e itself for a message that
-// is not a transport failure. It counts the shape in counts.
-func shape(r *rand.Rand, e *InjectedError, counts map[string]int) error {
+// is not a transport failure. It counts the shape in counts. classified
+// keeps the class within the classifiers' reach (a drawn depth past it
+// becomes the deepest they see).
+func shape(r *rand.Rand, e *InjectedError, counts map[string]int, classified bool) error {
 	class := classOf[e.Msg]
 	if class == classNone {
 		return e
 	}
 	name := errShapes[r.IntN(len(errShapes))]
-	counts[name]++
 	if name == "phrase" {
+		counts[name]++
 		e.Msg = phraseMessage(r, class, e.Kind)
 		return e
 	}
 	e.Msg = neutralMsg + " (" + e.Kind.String() + ")"
 	switch name {
 	case "deep":
-		inner := carrier(errShapes[1+r.IntN(3)], class, e)
-		for i := 1 + r.IntN(maxShapeDepth); i > 0; i-- {
+		// The class sits at a drawn depth: 1 up to maxShapeDepth causes
+		// below the top. Past the classifiers' bound the failure is no
+		// longer a transport one, and the harness records it so.
+		depth := 1 + r.IntN(maxShapeDepth)
+		if classified {
+			depth = min(depth, classifierDepth-1)
+		}
+		kind := errShapes[1+r.IntN(3)]
+		inner := carrier(kind, class, e)
+		for i := depth - carrierDepth(kind); i > 0; i-- {
 			inner = fmt.Errorf("layer %d: %w", i, inner)
 		}
+		if depth >= classifierDepth {
+			e.class, e.unclassed = classNone, true
+			name = "too-deep"
+		}
+		counts[name]++
 		return inner
 	case "joined":
+		counts[name]++
 		return errors.Join(errors.New("closing the session also failed"), carrier(errShapes[1+r.IntN(3)], class, e))
 	}
+	counts[name]++
 	return carrier(name, class, e)
+}
+
+// carrierDepth is how far below its top a carrier holds the class: the
+// sentinel shape joins the sentinel one level down; a typed error and an
+// Is method carry it at the top.
+func carrierDepth(name string) int {
+	if name == "sentinel" {
+		return 1
+	}
+	return 0
 }
 
 // carrier wraps e so that the class is carried by a type (typed), by the

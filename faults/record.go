@@ -96,6 +96,10 @@ type Call struct {
 	// transport failure, and one provably before dispatch. They come from
 	// the failure the harness made, never from the workspace. Not printed.
 	Transport, PreDispatch bool
+	// Unclassed: a transport failure the harness shaped so that its class
+	// sits past SPEC 5.2's 8 levels: by the SPEC not a transport failure
+	// (Transport is false), though the connection did die. Not printed.
+	Unclassed bool
 	// Lost: the failure carries code EEXEC_LOST (lostcode.go), which SPEC
 	// 4 turns into "lost" for an intent with a runtime id. Not printed.
 	Lost bool
@@ -105,6 +109,7 @@ type Call struct {
 func (c *Call) classify(err error) {
 	class := classOfError(err)
 	c.Transport, c.PreDispatch = class != classNone, class == classPreDispatch
+	c.Unclassed = unclassedError(err)
 	c.Lost = lostCoded(err)
 }
 

@@ -173,7 +173,17 @@ func (s *Secrets) Planted() map[string]int {
 // injected builds an InjectedError of kind k; with a planter, a credential
 // is appended to its text and a transport failure takes a drawn shape
 // (errshape.go). A nil planter plants nothing and shapes nothing.
-func (s *Secrets) injected(k Kind, msg string) error {
+func (s *Secrets) injected(k Kind, msg string) error { return s.plant(k, msg, false) }
+
+// broken is injected for the error a dead connection answers every later
+// call with. Its class stays within the classifiers' reach: the library
+// under a real client names a dead session plainly ("rpc session was shut
+// down"), and a handle whose every call failed unclassified would stay
+// cached forever (SPEC 5.2: a non-transport error leaves it), which is the
+// shape's doing, not the workspace's.
+func (s *Secrets) broken(k Kind, msg string) error { return s.plant(k, msg, true) }
+
+func (s *Secrets) plant(k Kind, msg string, classified bool) error {
 	e := &InjectedError{Kind: k, Msg: msg, class: classOf[msg]}
 	if s == nil {
 		return e
@@ -190,7 +200,7 @@ func (s *Secrets) injected(k Kind, msg string) error {
 	// form's value, so what follows is never taken for part of it).
 	e.Leading = s.rng.IntN(4) == 0
 	s.planted[f.Name]++
-	return shape(s.shapes, e, s.shaped)
+	return shape(s.shapes, e, s.shaped, classified)
 }
 
 // markerID draws marker followed by secretDigits lowercase hex digits.

@@ -81,7 +81,7 @@ func TestSweep(t *testing.T) {
 			t.Errorf("credential form %s never planted in %d seeds", f.Name, rep.Seeds)
 		}
 	}
-	for _, s := range []string{"phrase", "typed", "sentinel", "is-method", "deep", "joined"} {
+	for _, s := range []string{"phrase", "typed", "sentinel", "is-method", "deep", "too-deep", "joined"} {
 		if rep.Reach.Secrets["error-shape "+s] == 0 {
 			t.Errorf("error shape %s never injected in %d seeds", s, rep.Seeds)
 		}

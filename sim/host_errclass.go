@@ -58,6 +58,7 @@ var (
 	wantInjected    = errWant{name: "injected", sentinel: faults.ErrInjected, notTransport: true, known: true}
 	wantCancelled   = errWant{name: "cancelled", sentinel: context.Canceled, known: true}
 	wantStore       = errWant{name: "store", sentinel: faults.ErrInjected, notTransport: true, known: true}
+	wantUnclassed   = errWant{name: "unclassed", sentinel: faults.ErrInjected, known: true}
 )
 
 // failureClass is the class of the failure that ended f's reconnecting
@@ -109,6 +110,11 @@ func reconnectedClass(c faults.Call) errWant {
 		return wantTransport
 	case c.Lost:
 		return wantLost
+	case c.Unclassed:
+		// Returned as it is (not re-wrapped: 5.2 step 1). Its carrier
+		// still names a transport sentinel eight causes down, which
+		// errors.Is (unbounded) finds, so only the planted fault is held.
+		return wantUnclassed
 	case c.Fault == faults.RPCError || c.Op == faults.OpLocalStore:
 		return wantInjected
 	}

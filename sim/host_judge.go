@@ -33,6 +33,9 @@ func (h *Host) judge(f finished) *Violation {
 	if v := h.judgeReplay(f, calls); v != nil {
 		return v
 	}
+	if v := h.judgeNoReplay(f, calls); v != nil {
+		return v
+	}
 	if v := h.judgeInvalidate(f, calls); v != nil {
 		return v
 	}

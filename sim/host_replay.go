@@ -100,6 +100,50 @@ func (h *Host) judgeReplay(f finished, calls []faults.Call) *Violation {
 	return h.fail("replay", fmt.Sprintf("%s: expected a second pass after #%d %s failed (%s), got none", f.actor, calls[i].Seq, calls[i].Op, why))
 }
 
+// judgeNoReplay is the other side of the rule: a failure the harness made
+// that is not a transport failure by SPEC 5.2's classifiers ends a
+// reconnecting operation where it happened (5.2 step 1: "a non-transport
+// error is returned as it is"): a retry's or an explicit pull's first
+// failure, or one of an exec's before its command was dispatched, is
+// followed by no call of the actor's own but teardown. The failures that
+// reach it are the planted ones whose class the harness records as none:
+// RPC errors, and transport failures shaped so that their class sits past
+// the classifiers' 8 levels (faults' "too-deep" shape), which a classifier
+// looking one level too far would replay.
+func (h *Host) judgeNoReplay(f finished, calls []faults.Call) *Violation {
+	if h.hit[f.actor] || h.otherConnect(f) {
+		return nil
+	}
+	upTo := len(calls)
+	switch f.kind {
+	case "retry", "pull":
+	case "exec":
+		for j, c := range calls {
+			if c.Op == faults.OpExec && c.Err == "" {
+				upTo = j
+				break
+			}
+		}
+	default:
+		return nil
+	}
+	i := firstFailure(calls, upTo)
+	if i < 0 {
+		return nil
+	}
+	c := calls[i]
+	if !c.Unclassed {
+		return nil
+	}
+	for _, next := range calls[i+1:] {
+		if !cleanup(next.Op) {
+			return h.fail("replay", fmt.Sprintf("%s: expected no call after #%d %s failed with a failure that is not a transport one (its class sits past SPEC 5.2's 8 levels), got #%d %s: a non-transport failure is returned as it is, never replayed",
+				f.actor, c.Seq, c.Op, next.Seq, next.Op))
+		}
+	}
+	return nil
+}
+
 // otherConnect reports whether an actor other than f's connected to f's
 // backend while f's operation ran.
 func (h *Host) otherConnect(f finished) bool {

@@ -165,6 +165,14 @@ func levelIs(e, target error) bool {
 }
 
 func walkCauses(err error, depth int, match func(error) bool) bool {
+	if r, ok := err.(*RPCError); ok {
+		// Transparent: the original driver rethrows a remote error as it
+		// is, so the classifier meets the remote error itself, and its 8
+		// levels are the remote error's. The Go wrapper only names the
+		// call; counting it as a level would leave a class 7 causes down
+		// in a sync call's error unseen where the original sees it.
+		return walkCauses(r.Err, depth, match)
+	}
 	if err == nil || depth >= maxCauseDepth {
 		return false
 	}

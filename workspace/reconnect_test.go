@@ -202,6 +202,11 @@ func TestClassifiers(t *testing.T) {
 		{"joined", errors.Join(errors.New("x"), pre), true, true},
 		{"too deep", deepWrap(&TransportError{Msg: "t"}, 8), false, false},
 		{"depth 7 ok", deepWrap(&TransportError{Msg: "t"}, 7), true, false},
+		// A sync call's error is the remote's, rethrown as it is by the
+		// original driver: the Go wrapper that names the call is no level.
+		{"depth 7 through the rpc wrapper", rpcErr("watermarks", deepWrap(&TransportError{Msg: "t"}, 7)), true, false},
+		{"too deep through the rpc wrapper", rpcErr("push", deepWrap(&PreDispatchTransportError{}, 8)), false, false},
+		{"pre depth 7 through the rpc wrapper", rpcErr("push", deepWrap(&PreDispatchTransportError{}, 7)), true, true},
 	}
 	for _, tc := range tests {
 		if got := IsTransportFailure(tc.err); got != tc.transport {
