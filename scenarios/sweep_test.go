@@ -63,7 +63,9 @@ func TestSweep(t *testing.T) {
 	// operations must address the default backend as "" too.
 	// push-after-ack: pushes with changes judged against an acknowledged
 	// mark on the same log (push-resend).
-	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack"} {
+	// no-replay-judged: operations whose first failure was a planted
+	// non-transport one, held to no second pass (replay's other side).
+	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack", "no-replay-judged"} {
 		if rep.Reach.Faults[s] == 0 {
 			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
 		}

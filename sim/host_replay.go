@@ -105,10 +105,11 @@ func (h *Host) judgeReplay(f finished, calls []faults.Call) *Violation {
 // reconnecting operation where it happened (5.2 step 1: "a non-transport
 // error is returned as it is"): a retry's or an explicit pull's first
 // failure, or one of an exec's before its command was dispatched, is
-// followed by no call of the actor's own but teardown. The failures that
-// reach it are the planted ones whose class the harness records as none:
-// RPC errors, and transport failures shaped so that their class sits past
-// the classifiers' 8 levels (faults' "too-deep" shape), which a classifier
+// followed by no call of the actor's own but teardown. The failures judged
+// are the planted ones whose class the harness records as none
+// (plantedNonTransport): RPC errors, settle failures, local-store faults,
+// and transport failures shaped so that their class sits past the
+// classifiers' 8 levels (faults' "too-deep" shape), which a classifier
 // looking one level too far would replay.
 func (h *Host) judgeNoReplay(f finished, calls []faults.Call) *Violation {
 	if h.hit[f.actor] || h.otherConnect(f) {
@@ -132,9 +133,10 @@ func (h *Host) judgeNoReplay(f finished, calls []faults.Call) *Violation {
 		return nil
 	}
 	c := calls[i]
-	if !c.Unclassed {
+	if !plantedNonTransport(c) {
 		return nil
 	}
+	h.stats.Faults["no-replay-judged"]++
 	for _, next := range calls[i+1:] {
 		if !cleanup(next.Op) {
 			return h.fail("replay", fmt.Sprintf("%s: expected no call after #%d %s failed with a failure that is not a transport one (its class sits past SPEC 5.2's 8 levels), got #%d %s: a non-transport failure is returned as it is, never replayed",
@@ -142,6 +144,17 @@ func (h *Host) judgeNoReplay(f finished, calls []faults.Call) *Violation {
 		}
 	}
 	return nil
+}
+
+// plantedNonTransport reports whether c failed with a failure the harness
+// made that SPEC 5.2's classifiers must not take for a transport one: an
+// RPC error, a settle failure, a local-store fault, or a transport failure
+// shaped past their 8 levels.
+func plantedNonTransport(c faults.Call) bool {
+	if c.Transport || c.Err == "" {
+		return false
+	}
+	return c.Unclassed || c.Fault == faults.RPCError || c.Fault == faults.SettleFailure || c.Op == faults.OpLocalStore
 }
 
 // otherConnect reports whether an actor other than f's connected to f's

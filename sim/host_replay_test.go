@@ -57,6 +57,52 @@ func TestReplayRule(t *testing.T) {
 	}
 }
 
+// TestNoReplayRule feeds judgeNoReplay records whose first failure is one
+// the harness planted as no transport failure (SPEC 5.2 step 1: returned
+// as it is), with and without a further call.
+func TestNoReplayRule(t *testing.T) {
+	rpc := faults.Call{Err: "rpc error", Fault: faults.RPCError, Conn: 1}
+	deep := faults.Call{Err: "layer 1: ...", Fault: faults.TransportMidStream, Unclassed: true, Conn: 1}
+	transport := faults.Call{Err: "x", Fault: faults.TransportMidStream, Transport: true, Conn: 1}
+	with := func(c faults.Call, op faults.Op) faults.Call { c.Op = op; return c }
+	for _, tc := range []struct {
+		name  string
+		kind  string
+		calls []faults.Call
+		fires bool
+	}{
+		{"retry rpc error, then a second pass", "retry", []faults.Call{
+			{Op: faults.OpFetch, Conn: 1}, with(rpc, faults.OpStreamNext), {Op: faults.OpStreamClose, Conn: 1},
+			{Op: faults.OpConnect, Conn: 2}}, true},
+		{"retry rpc error, teardown only", "retry", []faults.Call{
+			{Op: faults.OpFetch, Conn: 1}, with(rpc, faults.OpStreamNext), {Op: faults.OpStreamClose, Conn: 1}}, false},
+		{"pull failure past the 8 levels, replayed", "pull", []faults.Call{
+			with(deep, faults.OpFetch), {Op: faults.OpFetch, Conn: 1}}, true},
+		{"transport failure, replayed", "pull", []faults.Call{
+			with(transport, faults.OpFetch), {Op: faults.OpConnect, Conn: 2}}, false},
+		{"exec dispatch failure past the 8 levels, replayed", "exec", []faults.Call{
+			{Op: faults.OpConnect, Conn: 1}, with(deep, faults.OpPush), {Op: faults.OpPush, Conn: 1}}, true},
+		{"exec failure after dispatch is not this rule's", "exec", []faults.Call{
+			{Op: faults.OpExec, Conn: 1}, with(deep, faults.OpEventNext), {Op: faults.OpFetch, Conn: 1}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newJudgeHost(t, nil)
+			defer h.Close()
+			r := &recordBuilder{actor: "#1." + tc.kind + ".b0"}
+			for _, c := range tc.calls {
+				r.add(c)
+			}
+			v := h.judgeNoReplay(finished{actor: r.actor, kind: tc.kind, backend: 0, marks: []int{0}}, r.calls)
+			if fired := v != nil; fired != tc.fires {
+				t.Fatalf("expected no-replay to fire: %v, got %v", tc.fires, v)
+			}
+			if v != nil && v.Property != "replay" {
+				t.Fatalf("expected property replay, got %s", v.Property)
+			}
+		})
+	}
+}
+
 // TestInvalidateRule: a transport failure inside a reconnecting operation
 // or of an event stream must close its connection; the target capture's
 // (watermarks with settle) and a non-transport failure need not.
