@@ -39,21 +39,26 @@ func TestReplayRule(t *testing.T) {
 		{"failure after the dispatch is not this rule's", "exec", []faults.Call{
 			{Op: faults.OpExec, Conn: 1}, with(transport, faults.OpEventNext)}, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := newJudgeHost(t, nil)
-			defer h.Close()
-			r := &recordBuilder{actor: "#1." + tc.kind + ".b0"}
-			for _, c := range tc.calls {
-				r.add(c)
-			}
-			v := h.judgeReplay(finished{actor: r.actor, kind: tc.kind, backend: 0, marks: []int{0}}, r.calls)
-			if fired := v != nil; fired != tc.fires {
-				t.Fatalf("expected replay to fire: %v, got %v", tc.fires, v)
-			}
-			if v != nil && v.Property != "replay" {
-				t.Fatalf("expected property replay, got %s", v.Property)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { judgeReplayCase(t, (*Host).judgeReplay, tc.kind, tc.calls, tc.fires) })
+	}
+}
+
+// judgeReplayCase runs judge on one actor's record and checks whether it
+// broke property replay.
+func judgeReplayCase(t *testing.T, judge func(*Host, finished, []faults.Call) *Violation, kind string, calls []faults.Call, fires bool) {
+	t.Helper()
+	h := newJudgeHost(t, nil)
+	defer h.Close()
+	r := &recordBuilder{actor: "#1." + kind + ".b0"}
+	for _, c := range calls {
+		r.add(c)
+	}
+	v := judge(h, finished{actor: r.actor, kind: kind, backend: 0, marks: []int{0}}, r.calls)
+	if fired := v != nil; fired != fires {
+		t.Fatalf("expected the rule to fire: %v, got %v", fires, v)
+	}
+	if v != nil && v.Property != "replay" {
+		t.Fatalf("expected property replay, got %s", v.Property)
 	}
 }
 
@@ -85,21 +90,7 @@ func TestNoReplayRule(t *testing.T) {
 		{"exec failure after dispatch is not this rule's", "exec", []faults.Call{
 			{Op: faults.OpExec, Conn: 1}, with(deep, faults.OpEventNext), {Op: faults.OpFetch, Conn: 1}}, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := newJudgeHost(t, nil)
-			defer h.Close()
-			r := &recordBuilder{actor: "#1." + tc.kind + ".b0"}
-			for _, c := range tc.calls {
-				r.add(c)
-			}
-			v := h.judgeNoReplay(finished{actor: r.actor, kind: tc.kind, backend: 0, marks: []int{0}}, r.calls)
-			if fired := v != nil; fired != tc.fires {
-				t.Fatalf("expected no-replay to fire: %v, got %v", tc.fires, v)
-			}
-			if v != nil && v.Property != "replay" {
-				t.Fatalf("expected property replay, got %s", v.Property)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { judgeReplayCase(t, (*Host).judgeNoReplay, tc.kind, tc.calls, tc.fires) })
 	}
 }
 
