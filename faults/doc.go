@@ -120,6 +120,8 @@
 //	write <n>       n new files /out/<seq>-<i> (seq: container-wide command
 //	                number, i from 0), content naming process, seq and i;
 //	                one mutation, so all n share one rev
+//	write <n> <b>   the same, each file padded to exactly b bytes (b at
+//	                most 16 MiB): files large enough for the byte budgets
 //	put <path>      write path (content naming process and seq); one rev
 //	delete <path>   delete a live path (exit 1 if there is none); one rev
 //	stage <n>       the files of `write <n>`, staged: the store takes them in

@@ -13,6 +13,9 @@ import (
 // maxWritesPerCommand bounds `write <n>`.
 const maxWritesPerCommand = 1000
 
+// maxFileBytes bounds the size of `write <n> <bytes>`.
+const maxFileBytes = 16 << 20
+
 // Exec runs command at spawn time and returns its event stream: one stdout
 // (or stderr) event, then the exit event. Faults, in draw order:
 // transport-pre-dispatch (nothing ran), transport-post-dispatch (the
@@ -71,6 +74,20 @@ func (c *Container) outContent(i int) string {
 	return c.process + " exec " + strconv.Itoa(c.execSeq) + " file " + strconv.Itoa(i) + "\n"
 }
 
+// padded is content cut or padded with a filler to exactly size bytes; a
+// negative size leaves it as it is.
+func padded(content string, size int) string {
+	switch {
+	case size < 0:
+		return content
+	case len(content) >= size:
+		return content[:size]
+	}
+	const filler = "0123456789abcdef"
+	rest := size - len(content)
+	return content + strings.Repeat(filler, rest/len(filler)) + filler[:rest%len(filler)]
+}
+
 // runLocked interprets one command of the grammar in doc.go and returns
 // its output event, exit code and number of writes.
 func (c *Container) runLocked(command string) (out workspace.Event, code, writes int) {
@@ -118,9 +135,16 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 		}
 		return stdout("staged %d files\n", n), 0, 0
 	case "write":
-		n, err := strconv.Atoi(arg)
+		count, size, sized := strings.Cut(arg, " ")
+		n, err := strconv.Atoi(count)
 		if err != nil || n < 0 || n > maxWritesPerCommand {
-			return stderr("write: want a count in [0,%d], got %q\n", maxWritesPerCommand, arg), 2, 0
+			return stderr("write: want a count in [0,%d], got %q\n", maxWritesPerCommand, count), 2, 0
+		}
+		bytes := -1 // unpadded
+		if sized {
+			if bytes, err = strconv.Atoi(size); err != nil || bytes < 0 || bytes > maxFileBytes {
+				return stderr("write: want a size in [0,%d], got %q\n", maxFileBytes, size), 2, 0
+			}
 		}
 		if n == 0 {
 			return stdout("wrote 0 files\n"), 0, 0
@@ -129,7 +153,7 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 		// several paths per rev and cursors resume inside a rev by path.
 		c.currentRev++
 		for i := range n {
-			c.stampLocked(c.outPath(i), c.outContent(i), false)
+			c.stampLocked(c.outPath(i), padded(c.outContent(i), bytes), false)
 		}
 		return stdout("wrote %d files\n", n), 0, n
 	case "put":

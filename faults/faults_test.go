@@ -511,3 +511,29 @@ func TestExecsOf(t *testing.T) {
 		t.Errorf("#1.exec.b1 ran %d commands, want 2", n)
 	}
 }
+
+// TestWriteSized: `write <n> <bytes>` writes n files of exactly that many
+// bytes (the byte budgets' scale), one mutation; a bad size exits 2.
+func TestWriteSized(t *testing.T) {
+	c := newContainer(Off(), 1)
+	h := mustConnect(t, c)
+	for _, size := range []int{0, 5, 17, 1 << 20} {
+		if code := run(t, h, fmt.Sprintf("write 2 %d", size)); code != 0 {
+			t.Fatalf("write 2 %d: exit %d", size, code)
+		}
+	}
+	sizes := map[int]int{}
+	for _, f := range c.Files() {
+		sizes[len(f.Content)]++
+	}
+	for _, size := range []int{0, 5, 17, 1 << 20} {
+		if sizes[size] != 2 {
+			t.Errorf("%d files of %d bytes, want 2 (sizes %v)", sizes[size], size, sizes)
+		}
+	}
+	for _, bad := range []string{"write 1 x", "write 1 -1", fmt.Sprintf("write 1 %d", maxFileBytes+1)} {
+		if code := run(t, h, bad); code != 2 {
+			t.Errorf("%q: exit %d, want 2", bad, code)
+		}
+	}
+}

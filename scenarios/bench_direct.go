@@ -269,7 +269,11 @@ func (d *directRunner) member(op Op) error {
 		if op.Staged {
 			command = "stage "
 		}
-		_, _ = d.ws.Exec(d.ctx, command+strconv.Itoa(op.Writes), workspace.ExecOptions{Backend: b, Sync: mode})
+		command += strconv.Itoa(op.Writes)
+		if op.Size > 0 {
+			command += " " + strconv.Itoa(op.Size)
+		}
+		_, _ = d.ws.Exec(d.ctx, command, workspace.ExecOptions{Backend: b, Sync: mode})
 	case OpWrite:
 		path := "/host/" + strconv.Itoa(d.seq)
 		for k := range max(op.Files, 1) {

@@ -47,6 +47,9 @@ const (
 	// maxExecWrites bounds writes= of one exec (one remote mutation of
 	// that many paths). SPEC R4 needs 257.
 	maxExecWrites = 4096
+	// maxFileSize bounds size= of an exec: the container's own bound on
+	// a file it writes (16 MiB, four times the default byte budgets).
+	maxFileSize = 16 << 20
 	// maxWriteFiles bounds files= of one host write: each file is a save
 	// and a blocking point.
 	maxWriteFiles = 1024
@@ -568,6 +571,12 @@ func parseOp(fields []string, backends int) (Op, error) {
 			}
 		case kind == OpExec && !hasVal && word == "staged":
 			op.Staged = true
+		case kind == OpExec && hasVal && word == "size":
+			n, err := intIn(val, 1, maxFileSize)
+			if err != nil {
+				return op, fmt.Errorf("size=%s: %v", val, err)
+			}
+			op.Size = n
 		case kind == OpExec && hasVal && word == "writes":
 			n, err := intIn(val, 0, maxExecWrites)
 			if err != nil {
@@ -654,7 +663,7 @@ const maxPlantTarget = 1 << 20
 
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{
-	OpExec:         "exec bN wait|defer writes=N [staged]",
+	OpExec:         "exec bN wait|defer writes=N [staged | size=BYTES]",
 	OpWrite:        "write bN [delete | files=N]",
 	OpRetry:        "retry bN early|due",
 	OpPull:         "pull bN",

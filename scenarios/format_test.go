@@ -113,6 +113,9 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 		op.Mode = rapid.SampledFrom([]Mode{Wait, Defer}).Draw(t, "mode")
 		op.Writes = rapid.IntRange(0, maxExecWrites).Draw(t, "writes")
 		op.Staged = rapid.Bool().Draw(t, "staged")
+		if !op.Staged && rapid.Bool().Draw(t, "sized") {
+			op.Size = rapid.IntRange(1, maxFileSize).Draw(t, "size")
+		}
 	case OpRetry:
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
 		op.Early = rapid.Bool().Draw(t, "early")

@@ -308,6 +308,32 @@ func addBursts(r *rand.Rand, ops []Op) {
 	})
 }
 
+// bigOneIn: in a seed whose retries run under the default budget, one exec
+// in this many, top level or in a group, writes bigFilesMin to bigFilesMax
+// files of bigSizeMin to bigSizeMax bytes each (one size per exec): about 2
+// to 9 MiB in all, so the SPEC's default byte budget (4 MiB for a retry's
+// batch, SPEC 2.1) stops a retry's batch somewhere inside it, at a point
+// that depends on the exact budget. Rare, because each such
+// exec moves megabytes through the container, the stores and the models.
+const (
+	bigOneIn    = 256
+	bigFilesMin = 3
+	bigFilesMax = 6
+	bigSizeMin  = 600 << 10
+	bigSizeMax  = 1600 << 10
+)
+
+// addBigWrites makes about one exec in bigOneIn write big files (Op.Size),
+// drawing from r, a stream of its own, after the workload, like addBursts.
+func addBigWrites(r *rand.Rand, ops []Op) {
+	forEachLeaf(ops, func(o *Op) {
+		if o.Kind == OpExec && !o.Staged && r.IntN(bigOneIn) == 0 {
+			o.Writes = bigFilesMin + r.IntN(bigFilesMax-bigFilesMin+1)
+			o.Size = bigSizeMin + r.IntN(bigSizeMax-bigSizeMin+1)
+		}
+	})
+}
+
 // deleteOneIn: one host write in this many is a delete instead.
 const deleteOneIn = 4
 

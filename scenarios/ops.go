@@ -117,6 +117,7 @@ type Op struct {
 	Mode    Mode          // exec
 	Writes  int           // exec: container-side writes the command makes
 	Staged  bool          // exec: the writes become visible only on settle
+	Size    int           // exec: each written file padded to this many bytes (0: its own short content; never with Staged)
 	Early   bool          // retry: call now rather than when due
 	None    bool          // lose-identity: report no runtime id at all
 	Clean   bool          // host-restart: a clean shutdown (stores closed), not a crash
@@ -179,6 +180,9 @@ func (o Op) format(b *strings.Builder, indent string) {
 		fmt.Fprintf(b, " b%d %s writes=%d", o.Backend, o.Mode, o.Writes)
 		if o.Staged {
 			b.WriteString(" staged")
+		}
+		if o.Size > 0 {
+			fmt.Fprintf(b, " size=%d", o.Size)
 		}
 	case OpWrite, OpCrash, OpRestart, OpTruncate, OpPull:
 		fmt.Fprintf(b, " b%d", o.Backend)

@@ -344,6 +344,10 @@ func spawn(h *sim.Host, op Op) {
 			h.SpawnStagedExec(op.Backend, mode, op.Writes)
 			return
 		}
+		if op.Size > 0 {
+			h.SpawnExecSized(op.Backend, mode, op.Writes, op.Size)
+			return
+		}
 		h.SpawnExec(op.Backend, mode, op.Writes)
 	case OpWrite:
 		if op.Delete {

@@ -214,6 +214,7 @@ func FromSeed(seed uint64, c Config) Scenario {
 		// entries; a drawn one stops it within a few ordinary writes
 		// already (a wall-time budget stops none without a tick).
 		addBursts(sim.Stream(seed, "bursts"), ops)
+		addBigWrites(sim.Stream(seed, "big-writes"), ops)
 	}
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
 }
@@ -338,6 +339,9 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 		}
 		if o.Kind == OpExec && o.Writes < 0 {
 			return fmt.Errorf("op %d: negative writes", i+1)
+		}
+		if o.Kind == OpExec && o.Staged && o.Size > 0 {
+			return fmt.Errorf("op %d: a staged exec writes its files' own content (drop size= or staged)", i+1)
 		}
 		if o.Kind == OpWrite && o.Delete && o.Files > 1 {
 			return fmt.Errorf("op %d: a delete removes one file (drop files= or delete)", i+1)

@@ -276,6 +276,11 @@ func simplerOps(o Op) []Op {
 			c.Staged = false
 			out = append(out, c)
 		}
+		if o.Size > 0 {
+			c := o
+			c.Size = 0
+			out = append(out, c)
+		}
 	case OpRetry:
 		if !o.Early {
 			c := o

@@ -89,6 +89,9 @@ func (h *Host) judgeBatches(f finished, calls []faults.Call) *Violation {
 			return h.fail("batch-budget", fmt.Sprintf("%s: read %d entries of fetch #%d, %d past where the budget {entries %d, bytes %d} stops it",
 				f.actor, p.Entries, p.FetchSeq, plan.overRead, budget.MaxEntries, budget.MaxBytes))
 		}
+		if plan.byteStop && h.cfg.Budget == nil {
+			h.stats.Faults["byte-stop-default"]++ // reachability: SPEC 2.1's 4 MiB stopped a batch
+		}
 		wallMay := wall.mayHaveRunOut(streamClosedAt(calls, stream))
 		if p.ClosedEarly && !plan.entryStop && !plan.byteStop && wallMay && f.err == nil {
 			h.stats.Retry["wall-stop"]++ // reachability: a stop only the wall budget explains

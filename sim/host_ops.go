@@ -58,21 +58,34 @@ func (h *Host) recordMarks() []int {
 // SpawnExec starts an exec on backend b: a command making writes
 // container-side writes, synced in mode.
 func (h *Host) SpawnExec(b int, mode workspace.ExecSync, writes int) {
-	h.spawnExec(b, mode, writes, false)
+	h.spawnExec(b, mode, writes, false, -1)
+}
+
+// SpawnExecSized is SpawnExec whose command writes files of exactly size
+// bytes each (the container's `write <n> <bytes>`): large enough, at a
+// megabyte, for the SPEC's default byte budgets to stop a batch.
+func (h *Host) SpawnExecSized(b int, mode workspace.ExecSync, writes, size int) {
+	h.spawnExec(b, mode, writes, false, max(size, 0))
 }
 
 // SpawnStagedExec is SpawnExec whose command stages its writes: the
 // remote takes them in only when its pre-fetch reconcile hook runs (a
 // settle or a fetch; see the container's `stage` command).
 func (h *Host) SpawnStagedExec(b int, mode workspace.ExecSync, writes int) {
-	h.spawnExec(b, mode, writes, true)
+	h.spawnExec(b, mode, writes, true, -1)
 }
 
-func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool) {
+// spawnExec starts an exec; size < 0 leaves the files their own small
+// content.
+func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool, size int) {
 	name := h.actorName("exec", b)
 	f := &finished{actor: name, kind: "exec", backend: b, mode: mode, writes: writes}
 	command := "write " + strconv.Itoa(writes)
 	details := []string{"op=exec", "mode=" + syncName(mode), "writes=" + strconv.Itoa(writes)}
+	if size >= 0 {
+		command += " " + strconv.Itoa(size)
+		details = append(details, "size="+strconv.Itoa(size))
+	}
 	if staged {
 		command = "stage " + strconv.Itoa(writes)
 		details = append(details, "staged=true")
