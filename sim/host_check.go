@@ -38,7 +38,7 @@ var Properties = []string{
 	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
 	"timer-escape", "dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
-	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-target", "push-count", "local-store", "replay", "invalidate",
+	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-target", "push-batch", "push-count", "local-store", "replay", "invalidate",
 	"lost-message", "api", "error-class", "push-resend", "handle-leak",
 }
 

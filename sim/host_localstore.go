@@ -64,6 +64,7 @@ func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
 		if want := s.h.localModel.CurrentRev(backend); want != rev {
 			s.h.modelMismatch("current-rev", backend, "", want, rev)
 		}
+		s.h.notePushRead(backend, "current-rev")
 	}
 	return rev, err
 }
@@ -72,6 +73,7 @@ func (s localStoreCheck) LocalChanges(backend string, after, through workspace.C
 	cs, err := s.inner.LocalChanges(backend, after, through, limit)
 	s.check("local-changes", backend, err)
 	if reached(err) {
+		s.h.notePushRead(backend, "local-changes")
 		s.h.modelLocalChanges(backend, after, through, limit, cs)
 	}
 	return cs, err
@@ -137,6 +139,7 @@ func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
 		if want := s.h.localModel.PushCursor(backend); want != normalCursor(c) {
 			s.h.modelMismatch("push-cursor", backend, "", want, c)
 		}
+		s.h.notePushRead(backend, "push-cursor")
 	}
 	return c, err
 }

@@ -2,8 +2,11 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -58,28 +61,59 @@ func (h *Host) checkPushBudget(b int, c faults.Call) {
 	}
 }
 
-// checkPushTarget is property push-target for one call of backend b's
-// record, in order (the rule: oracle.PushTargetWatch).
+// checkPushTarget is properties push-target and push-batch for one call of
+// backend b's record, in order (the rules: oracle.PushTargetWatch).
 func (h *Host) checkPushTarget(b int, c faults.Call) {
 	moved := h.oracle.Target.Moved
-	if detail := h.oracle.Target.Note(b, h.names[b], c); detail != "" {
-		h.fail("push-target", detail)
+	if property, detail := h.oracle.Target.Note(b, h.names[b], c); detail != "" {
+		h.fail(property, detail)
 	}
 	if h.oracle.Target.Moved > moved {
 		h.stats.Faults["push-target-moved"]++
 	}
 }
 
-// notePushEntry tells push-target where the local store stands as an
-// actor's push to backend b reaches its blocking point: after the
-// workspace read the revision its batch is bounded by, before the call is
-// recorded. The model's revision, not the store's answer: the bound is the
-// SPEC's, whatever the store says.
+// notePushEntry tells the push watch that an actor's push to backend b
+// reached its blocking point: the actor's latest reads of the local store
+// are that batch's.
 func (h *Host) notePushEntry(b int) {
 	if h.rt.current == nil {
 		return // outside any actor: nothing judges it
 	}
-	h.oracle.Target.Entered(b, h.rt.Actor(), h.localModel.CurrentRev(h.names[b]))
+	h.oracle.Target.Entered(b, h.rt.Actor())
+}
+
+// notePushRead tells the push watch what a read of backend's local store
+// found, by the model (not the store's answer: the expectation is the
+// SPEC's, whatever the store says): the current revision, the push cursor,
+// or the pending changes after the actor's latest cursor read up to its
+// latest revision read.
+func (h *Host) notePushRead(backend string, op string) {
+	i := slices.Index(h.names, backend)
+	if i < 0 || h.rt.current == nil {
+		return // the store probe's backend, or no actor
+	}
+	actor := h.rt.Actor()
+	w := &h.oracle.Target
+	switch op {
+	case "current-rev":
+		w.ReadRev(i, actor, h.localModel.CurrentRev(backend))
+	case "push-cursor":
+		w.ReadCursor(i, actor, h.localModel.PushCursor(backend))
+	case "local-changes":
+		budget := h.pushBudget()
+		w.Budget = oracle.PushBudget{MaxEntries: budget.MaxEntries, MaxBytes: budget.MaxBytes}
+		read := w.Latest(i, actor)
+		var pending []oracle.PendingChange
+		for _, c := range h.localModel.LocalChanges(backend, read.Cursor, scheduler.At(read.Rev), budget.MaxEntries) {
+			p := oracle.PendingChange{Cursor: scheduler.AtPath(c.Rev, c.Path)}
+			if !c.Deleted {
+				p.Bytes = int64(len(c.Content))
+			}
+			pending = append(pending, p)
+		}
+		w.ReadPending(i, actor, pending)
+	}
 }
 
 // expectedPushCount is what Workspace.Push must return for actor, read
