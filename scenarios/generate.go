@@ -370,6 +370,27 @@ func addSaves(r *rand.Rand, ops []Op) {
 	})
 }
 
+// hostBurstOneIn: in a seed whose pushes run under the default push batch,
+// one host write in this many (not a delete) saves hostBurstFiles files:
+// one past SPEC 6.5's PUSH_BATCH of 256 entries, so the push that carries
+// them sends a full batch and then one more (property push-batch holds
+// both to the SPEC's 256), and a default of any other size shows. Rare:
+// each burst is 257 local writes and as many yields.
+const (
+	hostBurstOneIn = 96
+	hostBurstFiles = 257
+)
+
+// addHostBursts turns about one host write in hostBurstOneIn into a burst
+// of saves, drawing from r, a stream of its own, after the workload.
+func addHostBursts(r *rand.Rand, ops []Op) {
+	forEachLeaf(ops, func(o *Op) {
+		if o.Kind == OpWrite && !o.Delete && r.IntN(hostBurstOneIn) == 0 {
+			o.Files = hostBurstFiles
+		}
+	})
+}
+
 // forEachLeaf calls edit on every op that is not a group, group members
 // included, in order; a group's member list is cloned first, so a
 // scenario sharing it is left as it was.

@@ -209,6 +209,11 @@ func FromSeed(seed uint64, c Config) Scenario {
 	addPulls(sim.Stream(seed, "pulls"), ops)
 	addWriteRaces(sim.Stream(seed, "write-races"), ops)
 	addSaves(sim.Stream(seed, "saves"), ops)
+	if c.PushEntries == 0 && c.PushBytes == 0 {
+		// Only the default push batch needs 257 changes to fill; a drawn
+		// one fills with a few ordinary writes.
+		addHostBursts(sim.Stream(seed, "host-bursts"), ops)
+	}
 	if c.MaxEntries == 0 && c.MaxBytes == 0 {
 		// Only the default entry and byte budget stops a batch at 64
 		// entries; a drawn one stops it within a few ordinary writes
