@@ -133,8 +133,21 @@ func (cn *conn) RuntimeID() (string, bool) {
 	return cn.runtime, cn.hasRuntime
 }
 
-// SyncMode is always SyncRemote.
-func (cn *conn) SyncMode() workspace.SyncMode { return workspace.SyncRemote }
+// SyncMode is SyncRemote, or SyncNone for a container set so (SetSyncNone).
+// A sync-less handle's answer is recorded as its sync entry (OpSync, like
+// Sync's): the workspace never takes a sync channel from it, and the
+// judge must still see that the actor held a handle of this connection
+// when its sync step made no call at all.
+func (cn *conn) SyncMode() workspace.SyncMode {
+	actor := cn.c.hooks.Actor()
+	cn.c.mu.Lock()
+	defer cn.c.mu.Unlock()
+	if cn.c.syncNone {
+		cn.c.appendLocked(cn.call(actor, OpSync))
+		return workspace.SyncNone
+	}
+	return workspace.SyncRemote
+}
 
 // Sync returns the connection itself: it serves the SyncRPC surface. Like
 // RuntimeID it is recorded (OpSync) but does not block and never fails.
@@ -148,6 +161,9 @@ func (cn *conn) Sync() workspace.SyncRPC {
 	cn.c.mu.Lock()
 	defer cn.c.mu.Unlock()
 	cn.c.appendLocked(cn.call(actor, OpSync))
+	if cn.c.syncNone {
+		return nil // SPEC 4: a sync-less handle has no sync surface
+	}
 	return cn
 }
 

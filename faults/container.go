@@ -41,6 +41,7 @@ type Container struct {
 	reported     string // id new connections report
 	reportedOK   bool   // false after LoseIdentity(none=true)
 	anonymous    bool   // no process ever reports a runtime id (SetAnonymous)
+	syncNone     bool   // handles have no sync surface (SetSyncNone)
 	crashed      bool
 	failConnects int // connects still refused while crashed
 	epoch        int // restarts, crashes, lost identities, truncations
@@ -271,6 +272,25 @@ func (c *Container) SetAnonymous() {
 	defer c.mu.Unlock()
 	c.anonymous = true
 	c.reported, c.reportedOK = "", false
+}
+
+// SetSyncNone makes the container a backend whose handles do not sync
+// (SPEC 4, handle.sync == "none"): SyncMode reports SyncNone and Sync
+// returns nil, so the workspace must never push, fetch, reconcile or
+// capture a target through it. Its commands still run and write files on
+// the remote, which the host never receives. Call it before the first
+// connect.
+func (c *Container) SetSyncNone() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.syncNone = true
+}
+
+// SyncNone reports whether SetSyncNone was called.
+func (c *Container) SyncNone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.syncNone
 }
 
 // RuntimeID is the id a connection opened now would report; ok is false

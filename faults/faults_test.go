@@ -537,3 +537,31 @@ func TestWriteSized(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncNone: a sync-less container's handles report SyncNone and hand
+// out no sync surface, and each answer is recorded as the handle's sync
+// entry, so the judge sees a handle was held; commands still run.
+func TestSyncNone(t *testing.T) {
+	c := newContainer(Off(), 1)
+	c.SetSyncNone()
+	h := mustConnect(t, c)
+	if h.SyncMode() != workspace.SyncNone || h.Sync() != nil || !c.SyncNone() {
+		t.Fatalf("SyncMode %v, Sync %v, SyncNone %v: want none, nil, true", h.SyncMode(), h.Sync(), c.SyncNone())
+	}
+	if code := run(t, h, "write 1"); code != 0 {
+		t.Fatalf("write 1: exit %d", code)
+	}
+	syncs := 0
+	for _, call := range c.AppendRecordSince(nil, 0) {
+		if call.Op == OpSync {
+			syncs++
+		}
+	}
+	if syncs != 2 {
+		t.Fatalf("%d sync entries recorded, want 2 (SyncMode and Sync)", syncs)
+	}
+	plain := newContainer(Off(), 1)
+	if h := mustConnect(t, plain); h.SyncMode() != workspace.SyncRemote || h.Sync() == nil {
+		t.Fatal("a container not set sync-less must sync")
+	}
+}

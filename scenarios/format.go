@@ -63,6 +63,7 @@ const (
 	keyPushBytes   = "push-bytes"
 	keyStrategy    = "strategy"
 	keyNoRuntimeID = "no-runtime-id"
+	keySyncNone    = "sync-none"
 	keyMaxWall     = "max-wall"
 	keyBackendIDs  = "ids"
 )
@@ -119,6 +120,9 @@ func FormatDirective(s Scenario) string {
 	}
 	if c.NoRuntimeID != "" {
 		parts = append(parts, keyNoRuntimeID+"="+c.NoRuntimeID)
+	}
+	if c.SyncNone != "" {
+		parts = append(parts, keySyncNone+"="+c.SyncNone)
 	}
 	if c.BackendIDs != "" {
 		parts = append(parts, keyBackendIDs+"="+c.BackendIDs)

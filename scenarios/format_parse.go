@@ -299,7 +299,7 @@ func parseDirective(args []datadriven.CmdArg) (Scenario, error) {
 }
 
 func isDirectiveKey(k string) bool {
-	if k == keyNoRuntimeID || k == keyMaxWall || k == keyBackendIDs {
+	if k == keyNoRuntimeID || k == keySyncNone || k == keyMaxWall || k == keyBackendIDs {
 		return true // optional: printed only when set
 	}
 	for _, d := range directiveKeys {
@@ -371,6 +371,11 @@ func setDirectiveKey(s *Scenario, key, v string) error {
 			return err
 		}
 		c.NoRuntimeID = v // checked against backends= by Validate
+	case keySyncNone:
+		if _, err := parseBackend(v, maxBackends); err != nil {
+			return err
+		}
+		c.SyncNone = v // checked against backends= by Validate
 	case keyStrategy:
 		if _, err := sim.DrawStrategy(v, 0); err != nil {
 			return errors.New("unknown strategy (want uniform, pct or mix)")

@@ -1,12 +1,17 @@
 package scenarios
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // huntBudget is DESIGN's promise: every planted bug is found within it.
 const huntBudget = 2000
+
+// huntTries is how many failing seeds the shrink-size check may look at.
+const huntTries = 3
 
 // TestHuntFindsEveryBugNearItsHandWrittenScenario sweeps seeds from 1 for
 // each planted bug until the first failure, shrinks it, and requires the
@@ -23,6 +28,7 @@ func TestHuntFindsEveryBugNearItsHandWrittenScenario(t *testing.T) {
 			}
 			c := DefaultConfig
 			c.Bug = bug.Name
+			var misses []string
 			for seed := uint64(1); seed <= huntBudget; seed++ {
 				s := FromSeed(seed, c)
 				r, err := Run(s, RunOptions{Watchdog: testWatchdog})
@@ -71,8 +77,22 @@ func TestHuntFindsEveryBugNearItsHandWrittenScenario(t *testing.T) {
 					return
 				}
 				if st.StepsAfter > want+1 || want > st.StepsAfter+1 {
-					t.Errorf("shrunk to %d steps, hand-written minimum is %d: one of them is not minimal:\n%s", st.StepsAfter, want, Format(small))
+					// A generator change moves which seed fails first, and a
+					// failure with another symptom has a minimum of its own
+					// (no-reconcile: liveness-converge needs five steps where
+					// liveness-push needs three). A hunt reports every
+					// failure; one of the first few must shrink near the
+					// hand-written scenario.
+					misses = append(misses, fmt.Sprintf("seed %d: %s, shrunk to %d steps:\n%s", seed, st.Property, st.StepsAfter, Format(small)))
+					if len(misses) < huntTries {
+						continue
+					}
+					t.Errorf("none of the first %d failures shrank within one step of the hand-written minimum %d:\n%s", huntTries, want, strings.Join(misses, "\n"))
 				}
+				return
+			}
+			if len(misses) > 0 {
+				t.Errorf("no failure shrank within one step of the hand-written minimum %d:\n%s", want, strings.Join(misses, "\n"))
 				return
 			}
 			t.Fatalf("%s not found within %d seeds", bug.Name, huntBudget)

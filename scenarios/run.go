@@ -166,6 +166,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		Profile: s.Profile, TraceKeep: o.TraceKeep, TimePrecision: o.TimePrecision,
 		NoScheduler: s.Config.Scheduler == schedulerNone,
 		NoRuntimeID: s.Config.NoRuntimeID,
+		SyncNone:    s.Config.SyncNone,
 		BackendIDs:  s.Config.backendIDs(),
 		Strategy:    strategy,
 	}

@@ -57,6 +57,11 @@ type Config struct {
 	// so that every intent on it is unfenced (SPEC 1.2, 7); "" for none.
 	// FromSeed names one in about 1 seed of noRuntimeIDOneIn.
 	NoRuntimeID string
+	// SyncNone names a backend ("b1") whose handles do not sync (SPEC 4:
+	// handle.sync == "none"): no push, pull, reconcile or target capture
+	// ever goes through it. FromSeed names one in about 1 seed of
+	// syncNoneOneIn (never b0 alone: a one-backend seed keeps its sync).
+	SyncNone string
 	// BackendIDs are the ids the workspace knows the backends by, joined
 	// with "," ("": "b0", "b1", ...; a string keeps Config comparable);
 	// FromSeed draws others for some seeds (backendids.go).
@@ -107,6 +112,12 @@ var maxEntriesChoices = []int{0, 0, 1, 2}
 // branches for an intent without runtimeId (SPEC 4: EEXEC_LOST is then an
 // ordinary failure; SPEC 7: never lost) were seldom met.
 const noRuntimeIDOneIn = 4
+
+// syncNoneOneIn: about one seed in this many (of two backends or more) has
+// a backend that does not sync, never b0 (SPEC 4's sync "none": module
+// backends and sync-less handles). Its operations still run commands and
+// hold intents; every sync step through it completes empty.
+const syncNoneOneIn = 8
 
 // maxBytesChoices: mostly the default, sometimes a budget of about one or
 // two entries, sometimes one byte (the first entry always moves, so every
@@ -202,6 +213,12 @@ func FromSeed(seed uint64, c Config) Scenario {
 			c.NoRuntimeID = "b" + strconv.Itoa(r.IntN(c.Backends))
 		}
 	}
+	if c.SyncNone == "" && c.Backends > 1 {
+		// Its own stream, like the budgets: the workload is the same.
+		if r := sim.Stream(seed, "sync-none"); r.IntN(syncNoneOneIn) == 0 {
+			c.SyncNone = "b" + strconv.Itoa(1+r.IntN(c.Backends-1))
+		}
+	}
 	ops := Generate(w, GenConfig{Steps: c.Steps, Backends: c.Backends, MaxWrites: 3, Weights: weights, MaxAttempts: c.Retry.MaxAttempts})
 	addCancels(sim.Stream(seed, "cancels"), ops)
 	addDeletes(sim.Stream(seed, "deletes"), ops)
@@ -263,6 +280,11 @@ func (s Scenario) Validate() error {
 	if b := s.Config.NoRuntimeID; b != "" {
 		if _, err := parseBackend(b, s.Config.Backends); err != nil {
 			return fmt.Errorf("no-runtime-id: %w", err)
+		}
+	}
+	if b := s.Config.SyncNone; b != "" {
+		if _, err := parseBackend(b, s.Config.Backends); err != nil {
+			return fmt.Errorf("sync-none: %w", err)
 		}
 	}
 	if s.Config.Bug != "" {

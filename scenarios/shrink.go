@@ -252,7 +252,7 @@ func scenarioKey(s Scenario) string {
 	var b strings.Builder
 	b.WriteString(strconv.FormatUint(s.Seed, 10))
 	fmt.Fprintf(&b, "|%d|%s|%s|%s|%+v|%d|%d|", s.Config.Backends, s.Config.Scheduler, s.Config.LocalStore, s.Config.Bug, s.Config.Retry, s.Config.MaxEntries, s.Config.MaxBytes)
-	fmt.Fprintf(&b, "%d|%d|%d|%s|%s|%s|", s.Config.PushEntries, s.Config.PushBytes, s.Config.MaxWallTime, s.Config.NoRuntimeID, s.Config.Strategy, s.Config.BackendIDs)
+	fmt.Fprintf(&b, "%d|%d|%d|%s|%s|%s|%s|", s.Config.PushEntries, s.Config.PushBytes, s.Config.MaxWallTime, s.Config.NoRuntimeID, s.Config.SyncNone, s.Config.Strategy, s.Config.BackendIDs)
 	b.WriteString(s.Profile.String())
 	for _, o := range s.Ops {
 		b.WriteString("\n")

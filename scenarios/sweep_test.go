@@ -65,7 +65,8 @@ func TestSweep(t *testing.T) {
 	// mark on the same log (push-resend).
 	// no-replay-judged: operations whose first failure was a planted
 	// non-transport one, held to no second pass (replay's other side).
-	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack", "no-replay-judged"} {
+	// sync-none-exec: execs on a backend whose handles do not sync.
+	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack", "no-replay-judged", "sync-none-exec"} {
 		if rep.Reach.Faults[s] == 0 {
 			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
 		}

@@ -94,6 +94,9 @@ type Config struct {
 	// runtime id (faults.Container.SetAnonymous): its intents are all
 	// unfenced. "" for none.
 	NoRuntimeID string
+	// SyncNone names a backend ("b1") whose handles do not sync (SPEC 4:
+	// handle.sync == "none"; faults.Container.SetSyncNone); "" for none.
+	SyncNone string
 	// BackendIDs are the ids the workspace knows the backends by, in
 	// order (nil: "b0", "b1", ...). A backend is still labelled "bN" by
 	// its index where a label is drawn from or written (random streams,
@@ -321,6 +324,9 @@ func NewHost(cfg Config) (*Host, error) {
 	if cfg.NoRuntimeID != "" {
 		header += " no-runtime-id=" + cfg.NoRuntimeID
 	}
+	if cfg.SyncNone != "" {
+		header += " sync-none=" + cfg.SyncNone
+	}
 	h.trace.Header(header)
 	h.trace.Header("strategy " + h.strategy.String())
 	profile := cfg.Profile
@@ -332,6 +338,9 @@ func NewHost(cfg Config) (*Host, error) {
 		c.SetClock(h.clock.Now) // the raw clock: stamping a call is no read of the SUT's
 		if label == cfg.NoRuntimeID {
 			c.SetAnonymous()
+		}
+		if label == cfg.SyncNone {
+			c.SetSyncNone()
 		}
 		h.containers = append(h.containers, c)
 		h.marks = append(h.marks, 0)

@@ -284,6 +284,12 @@ func (h *Host) Liveness() *Violation {
 			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
 		remote := c.Files()
+		if h.syncNone(i) {
+			if v := h.checkSyncless(h.names[i], local, remote); v != nil {
+				return v
+			}
+			continue
+		}
 		if h.wiped[i] && !h.oracle.Truncs.IsBlind(i) {
 			if v := h.checkConverged(h.names[i], local, remote); v != nil {
 				return v
@@ -308,6 +314,26 @@ func (h *Host) Liveness() *Violation {
 	h.event("-", "liveness", "ok")
 	return h.traceSecrecy()
 }
+
+// checkSyncless is liveness-files for a backend whose handles do not sync
+// (SPEC 4, sync "none"): nothing ever travels, so after the tail the local
+// store holds only the host's own writes and the remote none of them.
+func (h *Host) checkSyncless(name string, local, remote []workspace.File) *Violation {
+	for _, f := range local {
+		if !strings.HasPrefix(f.Path, hostPrefix) {
+			return h.fail("liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its local store holds the remote's %s", name, f.Path))
+		}
+	}
+	for _, f := range remote {
+		if strings.HasPrefix(f.Path, hostPrefix) {
+			return h.fail("liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its remote holds the host's %s", name, f.Path))
+		}
+	}
+	return nil
+}
+
+// syncNone reports whether backend b's handles do not sync (Config.SyncNone).
+func (h *Host) syncNone(b int) bool { return h.cfg.SyncNone != "" && BackendLabel(b) == h.cfg.SyncNone }
 
 // checkConverged is liveness-converge: after the fault-free tail, even a
 // backend whose log was truncated or replaced has every file its remote

@@ -183,8 +183,15 @@ func readExec(calls []faults.Call) execFacts {
 // captureOutcome reads a deferred exec's target capture: one handle (no
 // reconnect), the runtime fence, then watermarks with settle. It returns
 // nil when the capture failed.
-func captureOutcome(post []faults.Call, runtime *string) *scheduler.Cursor {
+//
+// A sync-less handle (syncNone) captures {0,null} without a remote call
+// (SPEC 3.3 step 7), unless the handle could not be had or its runtime
+// was not the command's.
+func captureOutcome(post []faults.Call, runtime *string, syncNone bool) *scheduler.Cursor {
 	var captured *scheduler.Cursor
+	if syncNone {
+		captured = scheduler.Ptr(scheduler.At(0))
+	}
 	for _, c := range post {
 		switch {
 		case c.Op == faults.OpClose:

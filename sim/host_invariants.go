@@ -82,6 +82,15 @@ func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
 		}
 		return nil
 	}
+	if h.syncNone(f.backend) {
+		// SPEC 4.1 step 2: a sync-less handle's pull is an empty complete
+		// batch, with no remote sync call at all.
+		h.stats.Faults["sync-none-exec"]++
+		if len(pulls) > 0 {
+			return h.fail("wait-pulls", fmt.Sprintf("%s: fetched through a handle that does not sync (SPEC 4, sync \"none\")", f.actor))
+		}
+		return nil
+	}
 	if f.err == nil && f.exec.Sync.Status == workspace.SyncComplete {
 		if !anyFetched(pulls) {
 			return h.fail("wait-pulls", fmt.Sprintf("%s: sync complete without a post-command fetch (SPEC 3.2)", f.actor))
@@ -165,8 +174,8 @@ func (h *Host) judgeApplied(f finished, calls []faults.Call, applied int) *Viola
 // target (SPEC 6.4 step 1). Checked only on a backend whose log held
 // through the step, where the cursor cannot have moved back since.
 func (h *Host) judgeCompleteAtTarget(f finished, calls []faults.Call) *Violation {
-	if !h.containers[f.backend].Survived() || h.oracle.Served.HasMoved(f.backend) {
-		return nil
+	if !h.containers[f.backend].Survived() || h.oracle.Served.HasMoved(f.backend) || h.syncNone(f.backend) {
+		return nil // a sync-less backend's complete batch moves no cursor (SPEC 4.1 step 2)
 	}
 	var target *scheduler.Cursor
 	for _, c := range calls {

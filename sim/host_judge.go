@@ -217,7 +217,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	e := model.Exec{Backend: b, Runtime: facts.runtime}
 	if f.mode == workspace.SyncDefer && !facts.eventsErr {
 		e.Mode = model.Defer
-		e.Captured = captureOutcome(facts.post, facts.runtime)
+		e.Captured = captureOutcome(facts.post, facts.runtime, h.syncNone(f.backend))
 	} else {
 		e.Mode = model.Wait
 		p := pullOutcome(facts.post, facts.runtime, h.budget(), wallBudget{}) // pullOnce has no budget
