@@ -185,13 +185,13 @@ func readExec(calls []faults.Call) execFacts {
 // nil when the capture failed.
 //
 // A sync-less handle (syncNone) captures {0,null} without a remote call
-// (SPEC 3.3 step 7), unless the handle could not be had or its runtime
-// was not the command's.
+// (SPEC 3.3 step 7): the capture asks the handle how it syncs, which the
+// runtime records as the handle's sync entry (OpSync), and only once it
+// holds a handle of the command's runtime. A capture that shared another
+// actor's failed connect (SPEC 5.4) leaves no call of its own, and no
+// capture (falsealarm-sync-none-shared-connect.txt).
 func captureOutcome(post []faults.Call, runtime *string, syncNone bool) *scheduler.Cursor {
 	var captured *scheduler.Cursor
-	if syncNone {
-		captured = scheduler.Ptr(scheduler.At(0))
-	}
 	for _, c := range post {
 		switch {
 		case c.Op == faults.OpClose:
@@ -201,6 +201,8 @@ func captureOutcome(post []faults.Call, runtime *string, syncNone bool) *schedul
 			captured = nil
 		case c.Op == faults.OpWatermarks && c.Settle:
 			captured = scheduler.Ptr(scheduler.At(c.CurrentRev))
+		case c.Op == faults.OpSync && syncNone:
+			captured = scheduler.Ptr(scheduler.At(0))
 		}
 	}
 	return captured

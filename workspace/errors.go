@@ -103,7 +103,9 @@ func isExecutionLost(err error) bool {
 }
 
 // maxCauseDepth bounds the cause-chain walk of the classifiers (SPEC 5.2), so
-// a self-referential chain cannot loop.
+// a self-referential chain cannot loop: an error and 7 causes below it. The
+// levels are counted on the error the original would see, so the Go-only
+// RPCError around a sync call's remote error is not one (walkCauses).
 const maxCauseDepth = 8
 
 // transportPatterns are the message phrases of SPEC 5.2 that mark a dead
