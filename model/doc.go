@@ -66,6 +66,9 @@
 // with the failure's class fixed by the harness that made it), invalidate (SPEC 5.2, 5.3: the connection such a
 // failure happened on is closed: record), batch-budget (SPEC 6.4 entry budget),
 // push-budget and push-count (SPEC 6.5 push batches, read from the record),
+// push-batch and push-target (SPEC 6.5: each batch's size and sender cursor,
+// and the run's target, predicted from what the batch's reads of the local
+// store found by LocalStore),
 // pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
 // the cursor never covers an entry the local store lacks), host-write (an
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
