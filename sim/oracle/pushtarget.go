@@ -80,6 +80,7 @@ type pushAttempt struct {
 type PushTargetWatch struct {
 	Budget   PushBudget
 	attempts [][]pushAttempt
+	index    []map[string]int // per backend: actor -> its position in attempts
 	// Moved counts later pushes of an attempt that arrived after a write
 	// past the attempt's target had reached the store: push-target's case
 	// (its reachability).
@@ -187,14 +188,15 @@ func (w *PushTargetWatch) judgeBatch(name string, c faults.Call, snap PushSnapsh
 }
 
 // find returns actor's state on backend b, nil when it never pushed there.
+// An index by actor keeps it constant-time: a long run has thousands of
+// actors, and every call of the record is looked up (a scan grew each
+// step's cost with the run's length).
 func (w *PushTargetWatch) find(b int, actor string) *pushAttempt {
-	if b >= len(w.attempts) {
+	if b >= len(w.index) {
 		return nil
 	}
-	for i := range w.attempts[b] {
-		if w.attempts[b][i].actor == actor {
-			return &w.attempts[b][i]
-		}
+	if i, ok := w.index[b][actor]; ok {
+		return &w.attempts[b][i]
 	}
 	return nil
 }
@@ -206,7 +208,9 @@ func (w *PushTargetWatch) attempt(b int, actor string) *pushAttempt {
 	}
 	for len(w.attempts) <= b {
 		w.attempts = append(w.attempts, nil)
+		w.index = append(w.index, map[string]int{})
 	}
+	w.index[b][actor] = len(w.attempts[b])
 	w.attempts[b] = append(w.attempts[b], pushAttempt{actor: actor})
 	return &w.attempts[b][len(w.attempts[b])-1]
 }
