@@ -38,16 +38,24 @@ type LocalFile struct {
 	Rev     int64 // the local rev of a host write, the remote rev of an upstream apply
 }
 
+// pendingChange is one stamped change and whether a later change to its
+// path superseded it.
+type pendingChange struct {
+	LocalChange
+	superseded bool
+}
+
 // localBackend is one backend's state.
 type localBackend struct {
 	files      map[string]LocalFile
 	currentRev int64
-	// pending holds each path's latest host-side change; byRev the
-	// changes WriteFile stamped, in stamping (so cursor) order, some of
-	// them stale (their path was written again or superseded upstream).
-	// The index keeps LocalChanges from reading every change of the run.
-	pending map[string]LocalChange
-	byRev   []LocalChange
+	// byRev holds the changes WriteFile stamped, in stamping (so cursor)
+	// order, some of them superseded (their path was written again or
+	// changed upstream); pending indexes each path's live change in it.
+	// A push reads this list on every batch, so a superseded change is
+	// marked where it lies rather than looked up by path on every read.
+	pending map[string]int
+	byRev   []pendingChange
 	// fetch is the stored fetch cursor before the read rule; pushRev the
 	// legacy scalar, pushRow the path-aware row (nil: none).
 	fetch   scheduler.Cursor
@@ -63,7 +71,7 @@ func NewLocalStore() *LocalStore {
 func (m *LocalStore) backend(id string) *localBackend {
 	b := m.backends[id]
 	if b == nil {
-		b = &localBackend{files: map[string]LocalFile{}, pending: map[string]LocalChange{}}
+		b = &localBackend{files: map[string]LocalFile{}, pending: map[string]int{}}
 		m.backends[id] = b
 	}
 	return b
@@ -85,17 +93,29 @@ func (m *LocalStore) WriteFile(backend, path string, content []byte, deleted boo
 		}
 		b.files[path] = LocalFile{Path: path, Content: c.Content, Rev: b.currentRev}
 	}
-	b.pending[path] = c
-	b.byRev = append(b.byRev, c)
+	b.supersede(path)
+	b.pending[path] = len(b.byRev)
+	b.byRev = append(b.byRev, pendingChange{LocalChange: c})
 	if len(b.byRev) > 2*len(b.pending)+16 {
-		b.byRev = slices.DeleteFunc(b.byRev, func(c LocalChange) bool { return !b.isPending(c) })
+		b.compact()
 	}
 	return b.currentRev
 }
 
-func (b *localBackend) isPending(c LocalChange) bool {
-	p, ok := b.pending[c.Path]
-	return ok && p.Rev == c.Rev
+// supersede marks path's pending change, if any, as no longer pending.
+func (b *localBackend) supersede(path string) {
+	if i, ok := b.pending[path]; ok {
+		b.byRev[i].superseded = true
+		delete(b.pending, path)
+	}
+}
+
+// compact drops the superseded changes and re-indexes the rest.
+func (b *localBackend) compact() {
+	b.byRev = slices.DeleteFunc(b.byRev, func(c pendingChange) bool { return c.superseded })
+	for i, c := range b.byRev {
+		b.pending[c.Path] = i
+	}
 }
 
 // ApplyUpstream applies entries pulled from the remote and returns how many
@@ -113,7 +133,7 @@ func (m *LocalStore) ApplyUpstream(backend string, changes []LocalChange) int {
 			applied++
 			if ok {
 				delete(b.files, c.Path)
-				delete(b.pending, c.Path)
+				b.supersede(c.Path)
 			}
 		case ok && bytes.Equal(live.Content, c.Content):
 		default:
@@ -123,7 +143,7 @@ func (m *LocalStore) ApplyUpstream(backend string, changes []LocalChange) int {
 				content = []byte{}
 			}
 			b.files[c.Path] = LocalFile{Path: c.Path, Content: content, Rev: c.Rev}
-			delete(b.pending, c.Path)
+			b.supersede(c.Path)
 		}
 	}
 	return applied
@@ -146,30 +166,42 @@ func (m *LocalStore) CurrentRev(backend string) int64 { return m.backend(backend
 // LocalChanges returns the pending changes in (after, through] in cursor
 // order, at most limit of them (limit <= 0: all).
 func (m *LocalStore) LocalChanges(backend string, after, through scheduler.Cursor, limit int) []LocalChange {
+	var out []LocalChange
+	m.EachLocalChange(backend, after, through, func(c LocalChange) bool {
+		if limit > 0 && len(out) == limit {
+			return false
+		}
+		out = append(out, c)
+		return true
+	})
+	return out
+}
+
+// EachLocalChange calls fn with the pending changes in (after, through] in
+// cursor order until fn returns false: LocalChanges without building the
+// list, for callers that compare or stop early.
+func (m *LocalStore) EachLocalChange(backend string, after, through scheduler.Cursor, fn func(LocalChange) bool) {
 	b := m.backend(backend)
 	// byRev is in cursor order (one change per rev): skip to the first
 	// change past after, or a push late in a long run reads them all.
-	start, _ := slices.BinarySearchFunc(b.byRev, after, func(c LocalChange, after scheduler.Cursor) int {
+	start, _ := slices.BinarySearchFunc(b.byRev, after, func(c pendingChange, after scheduler.Cursor) int {
 		if after.Less(scheduler.Cursor{Rev: c.Rev, Path: c.Path, HasPath: true}) {
 			return 1
 		}
 		return -1
 	})
-	var out []LocalChange
 	for _, c := range b.byRev[start:] {
 		cur := scheduler.Cursor{Rev: c.Rev, Path: c.Path, HasPath: true}
 		if through.Less(cur) {
-			break
+			return
 		}
-		if !after.Less(cur) || !b.isPending(c) {
+		if c.superseded || !after.Less(cur) {
 			continue
 		}
-		if limit > 0 && len(out) == limit {
-			break
+		if !fn(c.LocalChange) {
+			return
 		}
-		out = append(out, c)
 	}
-	return out
 }
 
 // FetchCursor is the stored fetch cursor under the read rule: a stored

@@ -67,6 +67,31 @@ func TestLocalStoreChangesWindow(t *testing.T) {
 	}
 }
 
+// TestLocalStoreEachChangeStops: EachLocalChange yields LocalChanges's list
+// in order and stops where its callback says, after any number of
+// compactions and upstream supersessions.
+func TestLocalStoreEachChangeStops(t *testing.T) {
+	m := NewLocalStore()
+	for i := range 300 {
+		m.WriteFile("b", string(rune('a'+i%40)), []byte{byte(i)}, false)
+		if i%9 == 0 {
+			m.ApplyUpstream("b", []LocalChange{{Rev: int64(1000 + i), Path: string(rune('a' + i%40)), Content: []byte("up")}})
+		}
+	}
+	want := m.LocalChanges("b", scheduler.Baseline, scheduler.At(300), 0)
+	var got []LocalChange
+	m.EachLocalChange("b", scheduler.Baseline, scheduler.At(300), func(c LocalChange) bool {
+		got = append(got, c)
+		return len(got) < 3
+	})
+	if len(want) < 4 {
+		t.Fatalf("expected more than three pending changes, got %d", len(want))
+	}
+	if d := cmp.Diff(want[:3], got); d != "" {
+		t.Fatalf("first three changes (-want +got):\n%s", d)
+	}
+}
+
 func TestLocalStoreCursorRules(t *testing.T) {
 	m := NewLocalStore()
 	m.WriteFetchCursor("b", scheduler.AtPath(0, "/p"))

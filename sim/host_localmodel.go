@@ -89,12 +89,20 @@ func (h *Host) modelFiles(backend string, got []workspace.File) {
 }
 
 func (h *Host) modelLocalChanges(backend string, after, through workspace.Cursor, limit int, got []workspace.Change) {
-	want := h.localModel.LocalChanges(backend, after, through, limit)
-	same := len(want) == len(got)
-	for i := 0; same && i < len(want); i++ {
-		same = want[i].Rev == got[i].Rev && want[i].Path == got[i].Path && want[i].Deleted == got[i].Deleted && bytes.Equal(want[i].Content, got[i].Content)
-	}
-	if !same {
+	// Compared change by change as the model yields them: a push reads up
+	// to a batch of changes on every batch, and the list is built only to
+	// describe a mismatch.
+	n, same := 0, true
+	h.localModel.EachLocalChange(backend, after, through, func(w model.LocalChange) bool {
+		if limit > 0 && n == limit {
+			return false
+		}
+		same = n < len(got) && w.Rev == got[n].Rev && w.Path == got[n].Path && w.Deleted == got[n].Deleted && bytes.Equal(w.Content, got[n].Content)
+		n++
+		return same
+	})
+	if same = same && n == len(got); !same {
+		want := h.localModel.LocalChanges(backend, after, through, limit)
 		w := make([]string, len(want))
 		for i, c := range want {
 			w[i] = scheduler.AtPath(c.Rev, c.Path).String()

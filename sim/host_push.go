@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
@@ -104,14 +105,22 @@ func (h *Host) notePushRead(backend string, op string) {
 		budget := h.pushBudget()
 		w.Budget = oracle.PushBudget{MaxEntries: budget.MaxEntries, MaxBytes: budget.MaxBytes}
 		read := w.Latest(i, actor)
+		// The batch rule reads no further than the first change the byte
+		// budget leaves out (it shows the batch stopped short of the
+		// target): with a tiny budget a long run's push would otherwise
+		// copy a whole entry budget of changes on every batch.
 		var pending []oracle.PendingChange
-		for _, c := range h.localModel.LocalChanges(backend, read.Cursor, scheduler.At(read.Rev), budget.MaxEntries) {
+		var bytes int64
+		h.localModel.EachLocalChange(backend, read.Cursor, scheduler.At(read.Rev), func(c model.LocalChange) bool {
 			p := oracle.PendingChange{Cursor: scheduler.AtPath(c.Rev, c.Path)}
 			if !c.Deleted {
 				p.Bytes = int64(len(c.Content))
 			}
+			left := len(pending) > 0 && bytes+p.Bytes > budget.MaxBytes
+			bytes += p.Bytes
 			pending = append(pending, p)
-		}
+			return !left && len(pending) != budget.MaxEntries
+		})
 		w.ReadPending(i, actor, pending)
 	}
 }

@@ -184,7 +184,10 @@ func (s *MemoryStore) LocalChanges(backend string, after, through Cursor, limit 
 	// at the first change past after and ends at the first past through.
 	start := sort.Search(len(n.order), func(i int) bool { return after.Less(n.order[i].Cursor()) })
 	l := effectiveLimit(limit)
-	var out []Change
+	// Sized for the whole range up to the limit: a push reads a batch's
+	// worth on every batch, and growing the list by doubling cost more
+	// than the reading.
+	out := make([]Change, 0, min(l, len(n.order)-start))
 	for _, c := range n.order[start:] {
 		if len(out) == l || through.Less(c.Cursor()) {
 			break
@@ -193,6 +196,9 @@ func (s *MemoryStore) LocalChanges(backend string, after, through Cursor, limit 
 			c.Content = changeContent(c.Deleted, c.Content)
 			out = append(out, c)
 		}
+	}
+	if len(out) == 0 {
+		return nil, nil // as before the list was sized: none is nil
 	}
 	return out, nil
 }

@@ -50,7 +50,9 @@ type PendingChange struct {
 
 // PushSnapshot is the local store as a push's batch read it: the current
 // revision, the push cursor and the pending changes after it up to the
-// current revision, in cursor order, at most the budget's entries.
+// current revision, in cursor order, at most the budget's entries. Pending
+// may stop after the first change the byte budget leaves out: the batch
+// rule reads no further.
 type PushSnapshot struct {
 	Rev     int64
 	Cursor  scheduler.Cursor
@@ -99,7 +101,8 @@ func (w *PushTargetWatch) ReadCursor(b int, actor string, c scheduler.Cursor) {
 
 // ReadPending records that actor read backend b's pending changes when the
 // model held pending after its latest cursor read, up to its latest
-// revision read (at most the budget's entries).
+// revision read (at most the budget's entries; it may stop after the first
+// change the byte budget leaves out).
 func (w *PushTargetWatch) ReadPending(b int, actor string, pending []PendingChange) {
 	w.attempt(b, actor).read.Pending = pending
 }
@@ -181,7 +184,7 @@ func (w *PushTargetWatch) judgeBatch(name string, c faults.Call, snap PushSnapsh
 		sender = cands[selected-1].Cursor
 	}
 	if c.Changes != selected || c.Sender != sender {
-		return "push-batch", fmt.Sprintf("%s: push #%d to %s: expected %d changes up to %s (of %d pending after the push cursor %s up to the target %s, under the budget {entries %d, bytes %d}), got %d changes up to %s (SPEC 6.5)",
+		return "push-batch", fmt.Sprintf("%s: push #%d to %s: expected %d changes up to %s (of the first %d pending after the push cursor %s up to the target %s, under the budget {entries %d, bytes %d}), got %d changes up to %s (SPEC 6.5)",
 			c.Actor, c.Seq, name, selected, sender, len(cands), snap.Cursor, tgt, w.Budget.MaxEntries, w.Budget.MaxBytes, c.Changes, c.Sender)
 	}
 	return "", ""
