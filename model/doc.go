@@ -78,7 +78,8 @@
 // valid options accepted at every host start), alarm (the one-alarm rule:
 // never later than the earliest live unsettled intent, never earlier;
 // predicted from the model's table and the judge's own settled set,
-// Settled, whose intents compare by SameIntent), error-class (the SPEC's
+// Settled, whose intents compare by SameIntent; and one firing at a time:
+// read from the host's own hand-overs), error-class (the SPEC's
 // sentinels through errors.Is: the class of an explicit pull's, the tail's
 // first pull's or an exec's error is predicted from the record, the
 // cross-side assertion from the remote's applied-push cursor and the pushRev

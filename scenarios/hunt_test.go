@@ -58,10 +58,18 @@ func TestHuntFindsEveryBugNearItsHandWrittenScenario(t *testing.T) {
 					// NB: a race at one choice point. The shrinker writes the
 					// schedule it ran under into the group and keeps it, so
 					// the race shrinks like any other bug (TestShrunkRace-
-					// KeepsItsSchedule checks the file more closely).
-					if st.StepsAfter > 4 || !HasSchedule(small.Ops) {
-						t.Errorf("race shrunk to %d steps (want at most 4, with its schedule):\n%s", st.StepsAfter, Format(small))
+					// KeepsItsSchedule checks the file more closely). As for
+					// every bug, one of the first few failures must reach
+					// the bound: an op that only lines up another op's fault
+					// draws (its sequence number keys them) can stay.
+					if st.StepsAfter <= 4 && HasSchedule(small.Ops) {
+						return
 					}
+					misses = append(misses, fmt.Sprintf("seed %d: race shrunk to %d steps (want at most 4, with its schedule):\n%s", seed, st.StepsAfter, Format(small)))
+					if len(misses) < huntTries {
+						continue
+					}
+					t.Errorf("none of the first %d failures shrank to at most 4 steps with its schedule:\n%s", huntTries, strings.Join(misses, "\n"))
 					return
 				}
 				if bug.Name == "cursor-before-apply" {

@@ -205,7 +205,10 @@ type Host struct {
 	ownerTimer  *clock.Timer
 	alarmErr    error        // a store error the alarm met listing (takeAlarmErr)
 	wakerListed wakerListing // the Waker's last listing (checkAfterFiring)
-	spawned     int          // timer actors spawned (spawnTimer), for Advance
+	// firing is the actor of the Waker firing in flight ("" when none):
+	// the Waker's contract allows one at a time.
+	firing  string
+	spawned int // timer actors spawned (spawnTimer), for Advance
 	// oracleSettled is the judge's own settled set: what the host handed
 	// over and found unchanged (host_check.go's alarm property), and
 	// oracleRetryAt the delay after a rejected firing until the next good one.

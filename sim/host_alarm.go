@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,6 +42,7 @@ func (h *Host) startAlarm() error {
 	h.oracleRetryAt = time.Time{}
 	h.alarmErr = nil
 	h.waker, h.ownerTimer = nil, nil
+	h.firing = "" // a restart killed the last incarnation's firing
 	if h.owner != nil {
 		h.syncOwnerAlarm()
 		return nil
@@ -70,6 +72,25 @@ func (h *Host) rearm() error {
 	}
 	h.noteAlarm()
 	return h.takeAlarmErr()
+}
+
+// rearmAfterRequest is what a production host does when a request's
+// workspace call returns: re-arm the Waker from the request's own
+// goroutine, at once, while other requests and the Waker's own timer
+// callback are in flight. So a timer that fired just before it (its
+// callback spawned, not yet run) meets a re-arm that superseded it, which
+// the Waker's generation check exists for; re-arming only between steps
+// would never show it one. A store error met listing is kept for the next
+// check to report (takeAlarmErr). The seed articles' store-owned alarm is
+// followed at the checks only, as their host does.
+func (h *Host) rearmAfterRequest() {
+	if h.waker == nil || h.owner != nil {
+		return
+	}
+	if err := h.waker.Rearm(h.ctx); err != nil && h.alarmErr == nil && !errors.Is(err, scheduler.ErrWakerStopped) {
+		h.alarmErr = err
+	}
+	h.noteAlarm()
 }
 
 // noteAlarm traces the Waker's alarm when it moved.
@@ -144,6 +165,15 @@ func (h *Host) checkAfterFiring(before int) {
 // was handed over and found unchanged (oracleSettled), or the delay.
 func (h *Host) fireAlarm(ctx context.Context, due []string) error {
 	now := h.clock.Now()
+	// The Waker hands over one firing at a time (its firing flag and
+	// generation check): a second while one is in flight would hand the
+	// same backends over twice, overlapping.
+	if h.firing != "" {
+		h.fail("alarm", fmt.Sprintf("%s: the Waker began a firing (due %s) while %s's was still in flight: firings must not overlap", h.rt.Actor(), strings.Join(due, ","), h.firing))
+		return errors.New("sim: overlapping firing")
+	}
+	h.firing = h.rt.Actor()
+	defer func() { h.firing = "" }()
 	intents, err := hostLister{h}.List(ctx)
 	if err != nil {
 		return err

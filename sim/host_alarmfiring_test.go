@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +43,30 @@ func TestAlarmCheckedRightAfterFiring(t *testing.T) {
 				t.Fatalf("expected alarm right after the firing, got %s: %s", v.Property, v.Detail)
 			}
 		})
+	}
+}
+
+// TestAlarmFiringsMustNotOverlap: the Waker hands over one firing at a
+// time (its firing flag, and the generation check that stops a superseded
+// timer's callback). A firing handed over while another is still in flight
+// — what a Waker without the check does when a request's re-arm
+// supersedes a timer that already fired — is property alarm, and hands
+// nothing over; once the first firing is done, the next one proceeds.
+func TestAlarmFiringsMustNotOverlap(t *testing.T) {
+	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	h.firing = "#1.timer" // a firing in flight
+	if err := h.fireAlarm(context.Background(), []string{h.names[0]}); err == nil {
+		t.Fatal("a second firing while one was in flight was accepted")
+	}
+	v := h.violated
+	if v == nil || v.Property != "alarm" || !strings.Contains(v.Detail, "must not overlap") || !strings.Contains(v.Detail, "#1.timer") {
+		t.Fatalf("expected property alarm naming the firing in flight, got %v", v)
+	}
+	if live := h.rt.Live(); len(live) != 0 {
+		t.Fatalf("the overlapping firing handed something over: %v", live)
 	}
 }

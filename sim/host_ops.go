@@ -97,6 +97,7 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 		presizeStack()
 		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: id, Sync: mode})
 		h.done = append(h.done, *f)
+		h.rearmAfterRequest()
 	})
 	id = h.callID(b, name)
 	if code := exitCode(h.cfg.Seed, h.nextRunKey()+"/"+h.rt.LocalName(name)); code != 0 {
@@ -138,6 +139,7 @@ func (h *Host) spawnOp(f *finished, run func(ws *workspace.Workspace, ctx contex
 		if done != nil {
 			done(f.err)
 		}
+		h.rearmAfterRequest()
 	})
 	id = h.callID(f.backend, f.actor)
 }
