@@ -93,6 +93,18 @@ func (h *Host) rearmAfterRequest() {
 	h.noteAlarm()
 }
 
+// rearmsAfterRequest draws whether the request actor name re-arms the
+// Waker when its workspace call returns (one request in two), on a stream
+// of its own keyed by its Run and local name, so it moves no other draw;
+// call it after the actor is registered. Both hosts are real: one re-arms
+// in the request, one later (at the step's check here); only the first
+// supersedes timers that already fired, and only the second leaves a timer
+// armed for an intent a request already cleared, which fires with nothing
+// due.
+func (h *Host) rearmsAfterRequest(name string) bool {
+	return Stream(h.cfg.Seed, "rearm/"+h.nextRunKey()+"/"+h.rt.LocalName(name)).IntN(2) == 0
+}
+
 // noteAlarm traces the Waker's alarm when it moved.
 func (h *Host) noteAlarm() {
 	if h.waker == nil {

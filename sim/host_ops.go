@@ -93,13 +93,17 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 	ws := h.ws
 	ctx := h.opContext(name)
 	var id string // set below, once the actor has its local name; read when it runs
+	var rearm bool
 	h.rt.Go(name, func() {
 		presizeStack()
 		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: id, Sync: mode})
 		h.done = append(h.done, *f)
-		h.rearmAfterRequest()
+		if rearm {
+			h.rearmAfterRequest()
+		}
 	})
 	id = h.callID(b, name)
+	rearm = h.rearmsAfterRequest(name)
 	if code := exitCode(h.cfg.Seed, h.nextRunKey()+"/"+h.rt.LocalName(name)); code != 0 {
 		command += "; exit " + strconv.Itoa(code)
 		details = append(details, "exit="+strconv.Itoa(code))
@@ -132,6 +136,7 @@ func (h *Host) spawnOp(f *finished, run func(ws *workspace.Workspace, ctx contex
 	ws := h.ws
 	ctx := h.opContext(f.actor)
 	var id string
+	var rearm bool
 	h.rt.Go(f.actor, func() {
 		presizeStack()
 		run(ws, ctx, id)
@@ -139,9 +144,12 @@ func (h *Host) spawnOp(f *finished, run func(ws *workspace.Workspace, ctx contex
 		if done != nil {
 			done(f.err)
 		}
-		h.rearmAfterRequest()
+		if rearm {
+			h.rearmAfterRequest()
+		}
 	})
 	id = h.callID(f.backend, f.actor)
+	rearm = h.rearmsAfterRequest(f.actor)
 }
 
 // callID is the backend id an operation on backend b passes to the
