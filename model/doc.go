@@ -85,7 +85,9 @@
 // cross-side assertion from the remote's applied-push cursor and the pushRev
 // the store model says the pull read), push-resend (SPEC 6.5-6.7: no push
 // re-sends a change the remote acknowledged and the local store recorded
-// while the remote's log stood: record + local store), handle-leak (SPEC
+// while the remote's log stood: record + local store), error-text (SPEC
+// 5.2's reconnect wrappers name the configured id, JSON-quoted, and an
+// operation the SPEC gives: predicted from the configuration), handle-leak (SPEC
 // 5.3, 5.4: between steps at most the latest connection is open: record),
 // and the liveness properties,
 // liveness-converge among them (a lost log converges unless a truncation

@@ -15,7 +15,8 @@ import (
 // shapes, drawn per backend on a stream of their own (the workload and
 // every fault draw stay the same: those are labelled "bN" whatever the
 // id): mixed case, long, non-ASCII (Latin, CJK, an astral letter, a
-// titlecase digraph), digits only; and in about a third of those, two
+// titlecase digraph), digits only, characters JSON quoting escapes or an
+// HTML-safe encoder would; and in about a third of those, two
 // backends whose ids differ only in case. A file names them with
 // ids=<id>,<id>,... on its run line, printed only when set.
 
@@ -33,6 +34,10 @@ var idForms = []func(i int) string{
 	func(i int) string { return "𝔟𝔞𝔠𝔨" + strconv.Itoa(i) }, // astral: two UTF-16 units each
 	func(i int) string { return "ǅ" + strconv.Itoa(i) },    // a titlecase digraph: its lower and upper case differ from it
 	func(i int) string { return "0" + strconv.Itoa(i) },
+	// Characters JSON quoting treats apart: a backslash it escapes, and
+	// <, > and & that an HTML-safe encoder would escape and the SPEC's
+	// messages keep as they are (property error-text reads the quoted id).
+	func(i int) string { return `b\<&>` + strconv.Itoa(i) },
 }
 
 // drawBackendIDs returns n ids drawn from r, or nil (the labels) in most

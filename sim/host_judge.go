@@ -27,6 +27,9 @@ func (h *Host) judge(f finished) *Violation {
 	if v := h.judgeSecrecy(f); v != nil {
 		return v
 	}
+	if v := h.judgeErrorText(f); v != nil {
+		return v
+	}
 	if v := h.judgeInvariants(f, calls); v != nil {
 		return v
 	}

@@ -42,20 +42,24 @@ func (h *Host) plantSecrets() {
 	h.trace.Flag(faults.SecretMarker)
 }
 
+// resultError is the error text an operation's result carries (a retry's,
+// or a command's sync result), named for reports; "" for other kinds.
+func resultError(f finished) (what, text string) {
+	switch f.kind {
+	case "retry":
+		return "retry result error", f.retry.Error
+	case "exec":
+		return "exec sync result error", f.exec.Sync.Error
+	}
+	return "", ""
+}
+
 // judgeSecrecy checks the error text of a finished operation's result.
 func (h *Host) judgeSecrecy(f finished) *Violation {
 	if f.err != nil {
 		return nil // thrown, not a result: see the file comment
 	}
-	var what, text string
-	switch f.kind {
-	case "retry":
-		what, text = "retry result error", f.retry.Error
-	case "exec":
-		what, text = "exec sync result error", f.exec.Sync.Error
-	default:
-		return nil
-	}
+	what, text := resultError(f)
 	if text == "" {
 		return nil
 	}

@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Property error-text: SPEC 5.2's reconnect wrappers name the backend and
+// the operation in a fixed form. An error a retry or a command reports that
+// is such a wrapper ("Workspace backend " at its start) must read
+//
+//	Workspace backend <id as a JSON string>: <operation> failed after 1 reconnect retry: initial=
+//	Workspace backend <id as a JSON string>: <operation> transport failed; the command may have started and was not replayed:
+//
+// with the backend's configured id (also for a call that named the default
+// backend by ""), quoted as JSON quotes it — a backslash and a quote
+// escaped, and nothing else among the characters drawn ids hold: <, > and
+// & stay as they are (an HTML-safe encoder would escape them) — and one of
+// the operations the SPEC names. The quoting is written here from the
+// JSON grammar, never taken from the workspace's helper.
+
+// wrapperHead starts every reconnect wrapper's message.
+const wrapperHead = "Workspace backend "
+
+// wrapperOps are the operation names SPEC 5.2's callers pass, and
+// wrapperTails the two endings of the wrapper's head.
+var (
+	wrapperOps   = []string{"shell.exec", "pullBatch", "push", "pull"}
+	wrapperTails = []string{
+		" failed after 1 reconnect retry: initial=",
+		" transport failed; the command may have started and was not replayed: ",
+	}
+)
+
+// judgeErrorText is property error-text for finished operation f.
+func (h *Host) judgeErrorText(f finished) *Violation {
+	what, text := resultError(f)
+	if !strings.HasPrefix(text, wrapperHead) {
+		return nil
+	}
+	id := jsonQuote(h.names[f.backend])
+	rest, ok := strings.CutPrefix(text[len(wrapperHead):], id+": ")
+	if ok {
+		for _, op := range wrapperOps {
+			after, found := strings.CutPrefix(rest, op)
+			if !found {
+				continue
+			}
+			for _, tail := range wrapperTails {
+				if strings.HasPrefix(after, tail) {
+					h.stats.Faults["error-text-judged"]++
+					if strings.ContainsAny(h.names[f.backend], `\"<>&`) {
+						h.stats.Faults["error-text-escaped-id"]++ // reachability: the quoting is told apart
+					}
+					return nil
+				}
+			}
+		}
+	}
+	return h.fail("error-text", fmt.Sprintf("%s: %s of %s is a reconnect wrapper whose head is not %s%s: <operation> and one of %q (SPEC 5.2), got %q",
+		f.actor, what, h.names[f.backend], wrapperHead, id, wrapperTails, text))
+}
+
+// jsonShort are the control characters JSON writes by a letter.
+var jsonShort = map[rune]string{'\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
+
+// jsonQuote is s as a JSON string (RFC 8259 section 7, as JSON.stringify
+// writes it): quotation mark, reverse solidus and the control characters
+// escaped, everything else as it is. The ids the harness draws hold no
+// control character, and no U+2028 or U+2029 (which Go's encoder would
+// escape too): they are spaces to ValidBackendIDs.
+func jsonQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case jsonShort[r] != "":
+			b.WriteString(jsonShort[r])
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
