@@ -11,6 +11,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 	"github.com/syncsim/syncsim/workspace/planttest"
 )
@@ -281,7 +282,7 @@ func (d *directRunner) member(op Op) error {
 			if k > 0 {
 				p += "." + strconv.Itoa(k)
 			}
-			_ = d.ws.WriteFile(b, p, []byte("host "+p))
+			_ = d.ws.WriteFile(b, p, []byte(oracle.HostContentSized(p, op.Size)))
 		}
 	case OpRetry:
 		if !op.Early {

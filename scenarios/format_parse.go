@@ -595,6 +595,12 @@ func parseOp(fields []string, backends int) (Op, error) {
 			op.Early = word == "early"
 		case kind == OpWrite && !hasVal && word == "delete":
 			op.Delete = true
+		case kind == OpWrite && hasVal && word == "size":
+			n, err := intIn(val, 1, maxFileSize)
+			if err != nil {
+				return op, fmt.Errorf("size=%s: %v", val, err)
+			}
+			op.Size = n
 		case kind == OpWrite && hasVal && word == "files":
 			n, err := intIn(val, 1, maxWriteFiles)
 			if err != nil {
@@ -669,7 +675,7 @@ const maxPlantTarget = 1 << 20
 // opUsage is the one-line usage of each op, for error messages.
 var opUsage = map[OpKind]string{
 	OpExec:         "exec bN wait|defer writes=N [staged | size=BYTES]",
-	OpWrite:        "write bN [delete | files=N]",
+	OpWrite:        "write bN [delete | files=N size=BYTES]",
 	OpRetry:        "retry bN early|due",
 	OpPull:         "pull bN",
 	OpCrash:        "crash bN",

@@ -126,8 +126,13 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
 		if rapid.Bool().Draw(t, "delete") {
 			op.Delete = true
-		} else if n := rapid.IntRange(1, maxWriteFiles).Draw(t, "files"); n > 1 {
-			op.Files = n
+		} else {
+			if n := rapid.IntRange(1, maxWriteFiles).Draw(t, "files"); n > 1 {
+				op.Files = n
+			}
+			if rapid.Bool().Draw(t, "sized") {
+				op.Size = rapid.IntRange(1, maxFileSize).Draw(t, "size")
+			}
 		}
 	case OpCrash, OpRestart, OpTruncate, OpPull:
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
@@ -205,6 +210,8 @@ func TestParseErrors(t *testing.T) {
 		{"end without group", validRun + "profile off\nend\n", `<string>:3: end without a group`},
 		{"extra word", validRun + "profile off\nretry b0 early late\n", `<string>:3: unexpected "late" in retry`},
 		{"wait and defer", validRun + "profile off\nexec b0 wait defer\n", `<string>:3: exec is either wait or defer`},
+		{"sized delete", validRun + "profile off\nwrite b0 delete size=10\n", `a delete writes no content (drop size= or delete)`},
+		{"write size zero", validRun + "profile off\nwrite b0 size=0\n", `size=0`},
 		{"inject without site", validRun + "profile off\ninject b0 crash\n", `<string>:3: inject needs a fault kind and a call site`},
 		{"inject without kind", validRun + "profile off\ninject b0 on=fetch\n", `<string>:3: inject needs a fault kind and a call site`},
 		{"inject two kinds", validRun + "profile off\ninject b0 crash restart on=fetch\n", `<string>:3: inject arms one fault`},

@@ -391,6 +391,26 @@ func addHostBursts(r *rand.Rand, ops []Op) {
 	})
 }
 
+// bigHostOneIn: in a seed whose pushes run under the default push batch,
+// one host write in this many (not a delete) saves bigFilesMin to
+// bigFilesMax files of bigSizeMin to bigSizeMax bytes each, as a big exec
+// writes them: 2 to 9 MiB in all, so SPEC 6.5's 4 MiB byte budget stops a
+// push's batch inside them (property push-batch predicts where). Rare, for
+// the same reason as bigOneIn.
+const bigHostOneIn = 128
+
+// addBigHostWrites makes about one host write in bigHostOneIn save big
+// files (Op.Files, Op.Size), drawing from r, a stream of its own, after
+// the workload.
+func addBigHostWrites(r *rand.Rand, ops []Op) {
+	forEachLeaf(ops, func(o *Op) {
+		if o.Kind == OpWrite && !o.Delete && r.IntN(bigHostOneIn) == 0 {
+			o.Files = bigFilesMin + r.IntN(bigFilesMax-bigFilesMin+1)
+			o.Size = bigSizeMin + r.IntN(bigSizeMax-bigSizeMin+1)
+		}
+	})
+}
+
 // forEachLeaf calls edit on every op that is not a group, group members
 // included, in order; a group's member list is cloned first, so a
 // scenario sharing it is left as it was.

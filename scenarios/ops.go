@@ -117,7 +117,7 @@ type Op struct {
 	Mode    Mode          // exec
 	Writes  int           // exec: container-side writes the command makes
 	Staged  bool          // exec: the writes become visible only on settle
-	Size    int           // exec: each written file padded to this many bytes (0: its own short content; never with Staged)
+	Size    int           // exec, write: each written file padded to this many bytes (0: its own short content; never with Staged or Delete)
 	Early   bool          // retry: call now rather than when due
 	None    bool          // lose-identity: report no runtime id at all
 	Clean   bool          // host-restart: a clean shutdown (stores closed), not a crash
@@ -191,6 +191,9 @@ func (o Op) format(b *strings.Builder, indent string) {
 		}
 		if o.Files > 1 {
 			fmt.Fprintf(b, " files=%d", o.Files)
+		}
+		if o.Kind == OpWrite && o.Size > 0 {
+			fmt.Fprintf(b, " size=%d", o.Size)
 		}
 	case OpRetry:
 		fmt.Fprintf(b, " b%d", o.Backend)

@@ -355,7 +355,7 @@ func spawn(h *sim.Host, op Op) {
 			h.SpawnDelete(op.Backend)
 			return
 		}
-		h.SpawnWrites(op.Backend, op.Files)
+		h.SpawnWritesSized(op.Backend, op.Files, op.Size)
 	case OpRetry:
 		why := "due"
 		if op.Early {

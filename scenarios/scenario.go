@@ -230,6 +230,7 @@ func FromSeed(seed uint64, c Config) Scenario {
 		// Only the default push batch needs 257 changes to fill; a drawn
 		// one fills with a few ordinary writes.
 		addHostBursts(sim.Stream(seed, "host-bursts"), ops)
+		addBigHostWrites(sim.Stream(seed, "big-host-writes"), ops)
 	}
 	if c.MaxEntries == 0 && c.MaxBytes == 0 {
 		// Only the default entry and byte budget stops a batch at 64
@@ -372,6 +373,9 @@ func validateOps(ops []Op, backends int, inGroup bool) error {
 		}
 		if o.Kind == OpWrite && o.Delete && o.Files > 1 {
 			return fmt.Errorf("op %d: a delete removes one file (drop files= or delete)", i+1)
+		}
+		if o.Kind == OpWrite && o.Delete && o.Size > 0 {
+			return fmt.Errorf("op %d: a delete writes no content (drop size= or delete)", i+1)
 		}
 		if o.Kind == OpAdvance && o.Dur <= 0 {
 			return fmt.Errorf("op %d: advance needs a positive duration", i+1)

@@ -306,6 +306,11 @@ func simplerOps(o Op) []Op {
 				out = append(out, c)
 			}
 		}
+		if o.Size > 0 {
+			c := o
+			c.Size = 0
+			out = append(out, c)
+		}
 	case OpLoseIdentity:
 		if o.None {
 			c := o

@@ -55,7 +55,7 @@ func (h *Host) judge(f finished) *Violation {
 			h.stats.Faults["host-delete"]++
 			return nil
 		}
-		h.oracle.Acked.Add(f.backend, f.path)
+		h.oracle.Acked.AddSized(f.backend, f.path, f.size)
 		return nil
 	case "retry":
 		if v := h.judgeRetrySpan(f); v != nil {

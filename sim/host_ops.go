@@ -26,6 +26,7 @@ type finished struct {
 	mode    workspace.ExecSync
 	writes  int
 	path    string // write: the host-side path written
+	size    int    // write: the size it was padded to (0: HostContent as it is)
 	exec    workspace.ExecResult
 	retry   workspace.RetryResult
 	pull    workspace.PullResult
@@ -176,15 +177,24 @@ func (h *Host) SpawnWrite(b int) { h.SpawnWrites(b, 1) }
 // saves while a command starts. A write that lands between two batches of
 // a push must wait for the next push (SPEC 6.5, property push-target). The
 // first file's path is that of SpawnWrite; the k-th after it adds ".k".
-func (h *Host) SpawnWrites(b, n int) {
-	n = max(n, 1)
+func (h *Host) SpawnWrites(b, n int) { h.SpawnWritesSized(b, n, 0) }
+
+// SpawnWritesSized is SpawnWrites whose files are padded to exactly size
+// bytes each (oracle.HostContentSized; size <= 0: their own short
+// content): large enough, at a megabyte, for the SPEC's default push byte
+// budget to stop a batch.
+func (h *Host) SpawnWritesSized(b, n, size int) {
+	n, size = max(n, 1), max(size, 0)
 	name := h.actorName("write", b)
 	path := hostPrefix + strconv.Itoa(h.opSeq)
-	if n == 1 {
-		h.event(name, "start", "op=write", "path="+path)
-	} else {
-		h.event(name, "start", "op=write", "path="+path, "files="+strconv.Itoa(n))
+	details := []string{"op=write", "path=" + path}
+	if n > 1 {
+		details = append(details, "files="+strconv.Itoa(n))
 	}
+	if size > 0 {
+		details = append(details, "size="+strconv.Itoa(size))
+	}
+	h.event(name, "start", details...)
 	ws := h.ws
 	point := h.names[b] + ".host-write"
 	var id string
@@ -196,8 +206,8 @@ func (h *Host) SpawnWrites(b, n int) {
 				h.rt.Block(point)
 				p += "." + strconv.Itoa(k)
 			}
-			err := ws.WriteFile(id, p, []byte(oracle.HostContent(p)))
-			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, err: err})
+			err := ws.WriteFile(id, p, []byte(oracle.HostContentSized(p, size)))
+			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: size, err: err})
 		}
 	})
 	id = h.callID(b, name)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/syncsim/syncsim/workspace"
@@ -21,7 +22,19 @@ import (
 
 // HostContent is what the driver's host writes (sim.Host.SpawnWrite) write
 // at path: the content host-write expects there.
-func HostContent(path string) string { return "host " + path }
+func HostContent(path string) string { return HostContentSized(path, 0) }
+
+// HostContentSized is HostContent padded to exactly size bytes (size <= 0:
+// as it is): what a sized host write (sim.Host.SpawnWritesSized) writes.
+func HostContentSized(path string, size int) string {
+	content := "host " + path
+	if size <= 0 || len(content) >= size {
+		return content
+	}
+	const filler = "host-write-padding "
+	rest := size - len(content)
+	return content + strings.Repeat(filler, rest/len(filler)) + filler[:rest%len(filler)]
+}
 
 // AckedWrites holds, per backend, the host-side paths whose write returned
 // nil and those whose delete returned nil, each sorted, and the written
@@ -38,6 +51,9 @@ type AckedWrites struct {
 	// whatever pending says.
 	pending, total int
 	force          bool
+	// sizes holds, per backend, the size of each acknowledged sized
+	// write (HostContentSized); a path not in it holds HostContent.
+	sizes []map[string]int
 }
 
 func (a *AckedWrites) grow(b int) {
@@ -47,8 +63,24 @@ func (a *AckedWrites) grow(b int) {
 }
 
 // Add records an acknowledged write of path on backend b.
-func (a *AckedWrites) Add(b int, path string) {
+func (a *AckedWrites) Add(b int, path string) { a.AddSized(b, path, 0) }
+
+// AddSized records an acknowledged write of path on backend b whose
+// content HostContentSized gives for size.
+func (a *AckedWrites) AddSized(b int, path string, size int) {
 	a.grow(b)
+	for len(a.sizes) <= b {
+		a.sizes = append(a.sizes, nil)
+	}
+	switch {
+	case size > 0:
+		if a.sizes[b] == nil {
+			a.sizes[b] = map[string]int{}
+		}
+		a.sizes[b][path] = size
+	case a.sizes[b] != nil:
+		delete(a.sizes[b], path)
+	}
 	a.fresh, a.pending, a.total = true, a.pending+1, a.total+1
 	a.paths[b] = insertSorted(a.paths[b], path)
 	a.gone[b] = removeSorted(a.gone[b], path)
@@ -136,9 +168,13 @@ func (a *AckedWrites) Check(b int, name string, files []workspace.File) (string,
 		if !found {
 			return fmt.Sprintf("backend %s: host write %s: expected in the local store (acknowledged), got none", name, p), true
 		}
-		if !bytes.Equal(got, []byte(HostContent(p))) {
+		want := HostContent(p)
+		if b < len(a.sizes) && a.sizes[b][p] > 0 {
+			want = HostContentSized(p, a.sizes[b][p])
+		}
+		if !bytes.Equal(got, []byte(want)) {
 			return fmt.Sprintf("backend %s: host write %s: expected %q (acknowledged), got %q in the local store",
-				name, p, HostContent(p), got), true
+				name, p, clip(want), clip(string(got))), true
 		}
 	}
 	for _, p := range a.gone[b] {
@@ -211,4 +247,13 @@ func (x *FileIndex) Get(path string) ([]byte, bool) {
 	}
 	x.next = i
 	return nil, false
+}
+
+// clip shortens a content for a report: a sized write is megabytes.
+func clip(s string) string {
+	const keep = 96
+	if len(s) <= keep {
+		return s
+	}
+	return s[:keep] + "...(" + strconv.Itoa(len(s)) + " bytes)"
 }
