@@ -26,7 +26,15 @@ func (h *Host) localFiles(b int) ([]workspace.File, error) {
 	if l.taken[b] {
 		return l.files[b], nil
 	}
-	fs, err := h.store.Files(h.names[b])
+	var fs []workspace.File
+	var err error
+	// Only the memory store itself: a plugged-in store that embeds one and
+	// overrides Files must be listed through its own Files.
+	if m, ok := h.store.(*workspace.MemoryStore); ok {
+		fs, err = m.FilesShared(h.names[b])
+	} else {
+		fs, err = h.store.Files(h.names[b])
+	}
 	if err != nil {
 		return nil, err
 	}

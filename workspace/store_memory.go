@@ -139,6 +139,19 @@ func (s *MemoryStore) Files(backend string) ([]File, error) {
 	return out, nil
 }
 
+// FilesShared is Files without the copy of every content: the listing
+// shares each file's content with the store, and the caller must not
+// modify one. The store never changes a content it holds in place (a write
+// or an apply stores a fresh copy), so the listing stays what it was
+// whatever the store does next. For readers that look at every file often
+// — a test harness checking the store after every step, where copying
+// megabytes of unchanged content per check dominated long runs.
+func (s *MemoryStore) FilesShared(backend string) ([]File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append(make([]File, 0, len(s.ns(backend).files)), s.ns(backend).files...), nil // never nil
+}
+
 // find returns where path is or would be in files. Callers hold mu.
 func (n *memNamespace) find(path string) (int, bool) {
 	return slices.BinarySearchFunc(n.files, path, func(f File, p string) int { return strings.Compare(f.Path, p) })
