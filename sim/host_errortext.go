@@ -35,6 +35,9 @@ var (
 // judgeErrorText is property error-text for finished operation f.
 func (h *Host) judgeErrorText(f finished) *Violation {
 	what, text := resultError(f)
+	if f.kind == "pull" && f.err != nil {
+		what, text = "pull error", f.err.Error()
+	}
 	if !strings.HasPrefix(text, wrapperHead) {
 		return nil
 	}
@@ -87,4 +90,23 @@ func jsonQuote(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// judgeRetriedWrapper is error-text's predicted side for a pull whose
+// record says a transport failure ended it (error-class's wantTransport):
+// under the policy "always" the first pass's transport failure was
+// replayed, so the second pass failed too, and the error is SPEC 5.2 step
+// 4's wrapper, "Workspace backend <id>: pull failed after 1 reconnect
+// retry: initial=<first>; last=<last>".
+func (h *Host) judgeRetriedWrapper(f finished, want errWant) *Violation {
+	if want.name != wantTransport.name || f.err == nil || h.hit[f.actor] {
+		return nil
+	}
+	head := wrapperHead + jsonQuote(h.names[f.backend]) + ": pull" + wrapperTails[0]
+	if text := f.err.Error(); !strings.HasPrefix(text, head) {
+		return h.fail("error-text", fmt.Sprintf("%s: a transport failure ended the pull on both passes (the record), so its error must start %q (SPEC 5.2 step 4), got %q",
+			f.actor, head, text))
+	}
+	h.stats.Faults["error-text-predicted"]++
+	return nil
 }

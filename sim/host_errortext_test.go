@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -55,6 +56,37 @@ func TestErrorTextRule(t *testing.T) {
 		}
 		if v != nil && v.Property != "error-text" {
 			t.Errorf("%q: expected property error-text, got %s", tc.text, v.Property)
+		}
+		h.Close()
+	}
+}
+
+// TestRetriedWrapperRule: a pull that a transport failure ended (by the
+// record: error-class's transport) failed on both passes under the policy
+// "always", so its error is SPEC 5.2 step 4's wrapper; another class, no
+// error, or a cancelled pull is not held to it.
+func TestRetriedWrapperRule(t *testing.T) {
+	wrapped := errors.New(`Workspace backend "b0": pull failed after 1 reconnect retry: initial=a; last=b`)
+	bare := errors.New("injected transport-mid-stream: the peer went away")
+	for _, tc := range []struct {
+		name string
+		want errWant
+		err  error
+		ok   bool
+	}{
+		{"wrapped", wantTransport, wrapped, true},
+		{"last error only", wantTransport, bare, false},
+		{"not replayed form", wantTransport, errors.New(`Workspace backend "b0": pull transport failed; the command may have started and was not replayed: x`), false},
+		{"injected class", wantInjected, bare, true},
+		{"no error", wantTransport, nil, true},
+	} {
+		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: tc.err}, tc.want)
+		if (v == nil) != tc.ok {
+			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
 		}
 		h.Close()
 	}

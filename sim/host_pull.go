@@ -46,6 +46,9 @@ func (h *Host) judgePull(f finished, calls []faults.Call, store []model.StoreCal
 	if v := h.judgeErrClass(f, want); v != nil {
 		return v
 	}
+	if v := h.judgeRetriedWrapper(f, want); v != nil {
+		return v
+	}
 	if f.err != nil {
 		return nil
 	}
@@ -97,6 +100,9 @@ func (h *Host) judgeTailPulls(names []string, from []int, pulls []tailPull) *Vio
 		want := h.pullErrClass(f, calls[:n])
 		h.stats.ExecSync["tail-pull/"+want.name]++
 		if v := h.judgeErrClass(f, want); v != nil {
+			return v
+		}
+		if v := h.judgeRetriedWrapper(f, want); v != nil {
 			return v
 		}
 	}
