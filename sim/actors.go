@@ -102,6 +102,9 @@ type Runtime struct {
 	switches int
 	maxSw    int
 	onSwitch func(from, to, point string)
+	// onWait, when set, hears every actor that parks on a gate, with the
+	// name of the actor that made the gate ("" outside any actor).
+	onWait func(waiter, maker string)
 
 	// progress counts scheduling decisions for a watchdog on another
 	// goroutine (Progress); abandoned freezes every goroutine that touches
@@ -151,6 +154,12 @@ func (r *Runtime) SetStrategy(s Strategy) { r.strat = s }
 // instead of the strategy (see replay). nil: every Run draws from the
 // stream NewRuntime was given, under the strategy.
 func (r *Runtime) SetPrepare(fn func() (rng *rand.Rand, schedule []string)) { r.prepare = fn }
+
+// SetGateWatch makes fn hear every actor that parks on a gate (Wait on a
+// gate not yet open), with the name of the actor that made the gate (""
+// when made outside any actor): who waits for whom, for properties on the
+// system under test's waits.
+func (r *Runtime) SetGateWatch(fn func(waiter, maker string)) { r.onWait = fn }
 
 // Choices returns the local names of the actors chosen at the choice points
 // of the last Run, in order: its schedule, which replays it when written
@@ -335,7 +344,7 @@ func (r *Runtime) ClockRead() {
 }
 
 // NewGate implements workspace.Parker.
-func (r *Runtime) NewGate() workspace.Gate { return &gate{r: r} }
+func (r *Runtime) NewGate() workspace.Gate { return &gate{r: r, maker: r.Actor()} }
 
 var _ workspace.Parker = (*Runtime)(nil)
 
@@ -343,6 +352,7 @@ var _ workspace.Parker = (*Runtime)(nil)
 // Open makes its waiters runnable in the order they came, without switching.
 type gate struct {
 	r       *Runtime
+	maker   string // the actor that made it ("" outside any actor)
 	open    bool
 	waiters []*actor
 }
@@ -365,6 +375,9 @@ func (g *gate) Wait(ctx context.Context) error {
 		return ErrNotActor
 	case a.dying:
 		return ErrKilled
+	}
+	if g.r.onWait != nil {
+		g.r.onWait(a.name, g.maker)
 	}
 	g.waiters = append(g.waiters, a)
 	g.r.park(a, g)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/syncsim/syncsim/workspace"
 )
 
 // scenario runs a small concurrent workload under a runtime seeded with seed
@@ -451,5 +453,34 @@ func TestRuntimeFailedRunJoinsUnwindPanic(t *testing.T) {
 	}
 	if !slices.Equal(live, []string{"parked"}) || rt.Live() != nil {
 		t.Errorf("live %v, after %v", live, rt.Live())
+	}
+}
+
+// TestRuntimeGateWatch: the gate watch hears each actor that parks, with
+// the actor that made the gate, and nothing for a Wait on an open gate.
+func TestRuntimeGateWatch(t *testing.T) {
+	rt := NewRuntime(Stream(1, LabelInterleave))
+	var heard []string
+	rt.SetGateWatch(func(waiter, maker string) { heard = append(heard, waiter+"<"+maker) })
+	var g workspace.Gate
+	rt.Go("maker", func() {
+		g = rt.NewGate()
+		for len(heard) == 0 {
+			rt.Block("poll")
+		}
+		g.Open()
+	})
+	rt.Go("waiter", func() {
+		for g == nil {
+			rt.Block("poll")
+		}
+		_ = g.Wait(context.Background())
+		_ = g.Wait(context.Background()) // open: not a park
+	})
+	if _, err := rt.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(heard, []string{"waiter<maker"}) {
+		t.Errorf("heard %v, want [waiter<maker]", heard)
 	}
 }

@@ -303,6 +303,7 @@ func NewHost(cfg Config) (*Host, error) {
 	}
 	h.rt.SetStrategy(h.strategy)
 	h.rt.SetPrepare(h.prepareRun)
+	h.rt.SetGateWatch(h.noteGateWait)
 	if h.storeOpen == nil {
 		h.storeOpen = MemoryStore()
 	}

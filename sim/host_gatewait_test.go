@@ -1,0 +1,50 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/syncsim/syncsim/faults"
+)
+
+func TestActorBackend(t *testing.T) {
+	for name, want := range map[string]string{
+		"#12.exec.b3": "b3", "#7.alarm.b0": "b0", "#1.retry.b15": "b15",
+		"#5.timer": "", "#3.tick": "", "-": "", "": "", "#2.exec.bx": "", "#2.exec.b": "",
+	} {
+		got, ok := actorBackend(name)
+		if ok != (want != "") || got != want {
+			t.Errorf("actorBackend(%q) = %q, %t; want %q", name, got, ok, want)
+		}
+	}
+}
+
+// TestGateWaitAcrossBackends: an operation's actor that parks on a gate
+// another backend's operation made is property fifo; the same backend, or
+// an actor or gate of no backend, is not.
+func TestGateWaitAcrossBackends(t *testing.T) {
+	for _, tc := range []struct {
+		waiter, maker string
+		fails         bool
+	}{
+		{"#2.exec.b1", "#1.exec.b0", true},
+		{"#2.exec.b0", "#1.retry.b0", false},
+		{"#5.timer", "#1.exec.b0", false},
+		{"#2.exec.b1", "", false},
+		{"#2.alarm.b1", "#5.timer", false},
+	} {
+		h, err := NewHost(Config{Seed: 1, Backends: 2, Profile: faults.Profile{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.noteGateWait(tc.waiter, tc.maker)
+		v := h.violated
+		if (v != nil) != tc.fails {
+			t.Errorf("%s waits on %s's gate: expected a violation %t, got %v", tc.waiter, tc.maker, tc.fails, v)
+		}
+		if v != nil && (v.Property != "fifo" || !strings.Contains(v.Detail, "never wait for each other")) {
+			t.Errorf("expected property fifo, got %s: %s", v.Property, v.Detail)
+		}
+		h.Close()
+	}
+}
