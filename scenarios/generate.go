@@ -375,18 +375,24 @@ func addSaves(r *rand.Rand, ops []Op) {
 // one past SPEC 6.5's PUSH_BATCH of 256 entries, so the push that carries
 // them sends a full batch and then one more (property push-batch holds
 // both to the SPEC's 256), and a default of any other size shows. Rare:
-// each burst is 257 local writes and as many yields.
+// each burst is 257 local writes and as many yields. (One in 96 let a
+// 255-entry default pass the 600 seeds of the default sweep: it died at
+// seed 647; one in 64 kills it at seed 123.)
 const (
-	hostBurstOneIn = 96
+	hostBurstOneIn = 64
 	hostBurstFiles = 257
 )
 
 // addHostBursts turns about one host write in hostBurstOneIn into a burst
-// of saves, drawing from r, a stream of its own, after the workload.
+// of saves, at most one per scenario (as addBigHostWrites, so that a long
+// run does not pile thousands of pending saves up), drawing from r, a
+// stream of its own, after the workload.
 func addHostBursts(r *rand.Rand, ops []Op) {
+	done := false
 	forEachLeaf(ops, func(o *Op) {
-		if o.Kind == OpWrite && !o.Delete && r.IntN(hostBurstOneIn) == 0 {
+		if !done && o.Kind == OpWrite && !o.Delete && r.IntN(hostBurstOneIn) == 0 {
 			o.Files = hostBurstFiles
+			done = true
 		}
 	})
 }
