@@ -282,7 +282,7 @@ func (d *directRunner) member(op Op) error {
 			if k > 0 {
 				p += "." + strconv.Itoa(k)
 			}
-			_ = d.ws.WriteFile(b, p, []byte(oracle.HostContentSized(p, op.Size)))
+			_ = d.ws.WriteFile(b, p, oracle.AppendHostContent(nil, p, op.Size))
 		}
 	case OpRetry:
 		if !op.Early {

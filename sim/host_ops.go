@@ -206,7 +206,7 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 				h.rt.Block(point)
 				p += "." + strconv.Itoa(k)
 			}
-			err := ws.WriteFile(id, p, []byte(oracle.HostContentSized(p, size)))
+			err := ws.WriteFile(id, p, oracle.AppendHostContent(nil, p, size))
 			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: size, err: err})
 		}
 	})

@@ -128,3 +128,45 @@ func TestAckedWritesDue(t *testing.T) {
 		t.Fatal("a host restart: not due")
 	}
 }
+
+// TestHostContentSizedPattern pins the padded content against its plain
+// definition (the text, then the filler repeated and cut to size) and
+// holds IsHostContent to it: every size around the filler's period and
+// the comparison block's edge matches, and any one byte changed, one byte
+// more or one less does not.
+func TestHostContentSizedPattern(t *testing.T) {
+	const path = "/h/big.0"
+	plain := func(size int) string {
+		s := "host " + path
+		for len(s) < size {
+			s += hostFiller
+		}
+		if size > len("host "+path) {
+			s = s[:size]
+		}
+		return s
+	}
+	b := len(hostFillerBlock)
+	for _, size := range []int{-1, 0, 1, len("host " + path), len("host "+path) + 1, 100, b - 1, b, b + 1, b + 13, 2*b + len("host "+path), 3*b + 7} {
+		want := plain(size)
+		if got := HostContentSized(path, size); got != want {
+			t.Fatalf("size %d: HostContentSized is %d bytes, differs from the plain padding (%d bytes)", size, len(got), len(want))
+		}
+		if !IsHostContent([]byte(want), path, size) {
+			t.Fatalf("size %d: IsHostContent rejects the content", size)
+		}
+		if IsHostContent([]byte(want+"x"), path, size) || IsHostContent([]byte(want[:len(want)-1]), path, size) {
+			t.Fatalf("size %d: IsHostContent accepts a byte more or less", size)
+		}
+		if IsHostContent([]byte(want), path+"x", size) {
+			t.Fatalf("size %d: IsHostContent accepts another path's content", size)
+		}
+		for _, at := range []int{0, 4, 5, len(want) / 2, len(want) - 1} {
+			bad := []byte(want)
+			bad[at] ^= 1
+			if IsHostContent(bad, path, size) {
+				t.Fatalf("size %d: IsHostContent accepts a change at byte %d", size, at)
+			}
+		}
+	}
+}
