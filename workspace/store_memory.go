@@ -31,19 +31,26 @@ type memNamespace struct {
 	files []File
 	// log is the coalesced local change log: one entry per path at its
 	// latest host-side state, deletes included.
-	log map[string]Change
+	log map[string]*loggedChange
 	// order holds every change WriteFile logged, in revision order, so
 	// that LocalChanges reads the range a push asks for instead of the
 	// whole log: a push reads the few changes past its cursor, and the
-	// log grows with the run. An entry is live while log still holds it
-	// (same path, same rev); stale ones are dropped once they outnumber
-	// the live ones.
-	order []Change
+	// log grows with the run. An entry is live until a later write of its
+	// path or an upstream change supersedes it (its stale flag, so a read
+	// skips it without a lookup by path); stale ones are dropped once they
+	// outnumber the live ones.
+	order []*loggedChange
 	// fetch is stored raw (fetchRev + path column); storeFetchCursor applies
 	// the read rule.
 	fetch   Cursor
 	pushRev int64
 	pushRow *Cursor
+}
+
+// loggedChange is one entry of a namespace's change log.
+type loggedChange struct {
+	Change
+	stale bool // superseded: no longer its path's logged change
 }
 
 // NewMemoryStore returns an empty store.
@@ -55,7 +62,7 @@ func NewMemoryStore() *MemoryStore {
 func (s *MemoryStore) ns(backend string) *memNamespace {
 	n := s.nss[backend]
 	if n == nil {
-		n = &memNamespace{log: map[string]Change{}}
+		n = &memNamespace{log: map[string]*loggedChange{}}
 		s.nss[backend] = n
 	}
 	return n
@@ -71,23 +78,31 @@ func (s *MemoryStore) WriteFile(backend, path string, content []byte, deleted bo
 	}
 	n.currentRev++
 	rev := n.currentRev
+	// One private copy serves the file and its logged change: neither is
+	// ever written in place (every read hands out a copy), and a run's big
+	// files would otherwise sit in the store twice.
+	stored := changeContent(deleted, content)
 	if deleted {
 		n.remove(path)
 	} else {
-		n.put(File{Path: path, Content: copyContent(content), Rev: rev})
+		n.put(File{Path: path, Content: stored, Rev: rev})
 	}
-	n.log[path] = Change{Rev: rev, Path: path, Deleted: deleted, Content: changeContent(deleted, content)}
-	n.order = append(n.order, n.log[path])
+	n.unlog(path)
+	c := &loggedChange{Change: Change{Rev: rev, Path: path, Deleted: deleted, Content: stored}}
+	n.log[path] = c
+	n.order = append(n.order, c)
 	if len(n.order) > 2*len(n.log)+16 {
-		n.order = slices.DeleteFunc(n.order, func(c Change) bool { return !n.live(c) })
+		n.order = slices.DeleteFunc(n.order, func(c *loggedChange) bool { return c.stale })
 	}
 	return rev, nil
 }
 
-// live reports whether c, an entry of order, is still path's logged change.
-func (n *memNamespace) live(c Change) bool {
-	cur, ok := n.log[c.Path]
-	return ok && cur.Rev == c.Rev
+// unlog drops path's logged change, if any, marking it stale in order.
+func (n *memNamespace) unlog(path string) {
+	if c := n.log[path]; c != nil {
+		c.stale = true
+		delete(n.log, path)
+	}
 }
 
 // ApplyUpstream implements Store.
@@ -105,14 +120,14 @@ func (s *MemoryStore) ApplyUpstream(backend string, changes []Change) (int, erro
 			applied++
 			if ok {
 				n.remove(c.Path)
-				delete(n.log, c.Path)
+				n.unlog(c.Path)
 			}
 		case ok && bytes.Equal(live.Content, c.Content):
 			// alreadyApplied: not counted, nothing changes.
 		default:
 			applied++
 			n.put(File{Path: c.Path, Content: copyContent(c.Content), Rev: c.Rev})
-			delete(n.log, c.Path)
+			n.unlog(c.Path)
 		}
 	}
 	return applied, nil
@@ -205,9 +220,8 @@ func (s *MemoryStore) LocalChanges(backend string, after, through Cursor, limit 
 		if len(out) == l || through.Less(c.Cursor()) {
 			break
 		}
-		if inRange(c.Cursor(), after, through) && n.live(c) {
-			c.Content = changeContent(c.Deleted, c.Content)
-			out = append(out, c)
+		if !c.stale && inRange(c.Cursor(), after, through) {
+			out = append(out, Change{Rev: c.Rev, Path: c.Path, Deleted: c.Deleted, Content: changeContent(c.Deleted, c.Content)})
 		}
 	}
 	if len(out) == 0 {
