@@ -338,10 +338,18 @@ func (c *Container) Survived() bool { return c.epochCount() == 0 }
 // itself may target any point of the remote's log, a path inside a
 // revision included.
 func (c *Container) EntryCursor(k int) scheduler.Cursor {
+	return c.EntryCursorAfter(scheduler.Baseline, k)
+}
+
+// EntryCursorAfter is EntryCursor counting from after instead of the
+// baseline: the k-th entry a fetch from after would serve now. A host that
+// targets a few entries past its own fetch cursor writes the target a
+// retry's entry budget may stop exactly on.
+func (c *Container) EntryCursorAfter(after scheduler.Cursor, k int) scheduler.Cursor {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range c.index.entries {
-		if !c.liveLocked(e) {
+		if !after.Less(e) || !c.liveLocked(e) {
 			continue
 		}
 		if k--; k == 0 {

@@ -140,3 +140,51 @@ func TestCallLogRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryCursorAfter checks the k-th fetchable entry past a cursor (what
+// a host-written target "+k" names) against the walk: k steps of the
+// smallest fetchable state past the last, or {currentRev, null} when the
+// log holds fewer; from the baseline it is EntryCursor.
+func TestEntryCursorAfter(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	c := NewContainer("b0", nil, rand.New(rand.NewPCG(1, 1)), nil)
+	path := func() string { return "/p/" + strconv.Itoa(r.IntN(12)) }
+	for step := range 3000 {
+		c.mu.Lock()
+		switch k := r.IntN(10); {
+		case k < 5:
+			c.writeLocked(path(), "x", r.IntN(5) == 0)
+		case k < 6:
+			c.currentRev++
+			c.setFileLocked(path(), &remoteFile{rev: c.currentRev, pushed: true})
+		default:
+			c.currentRev++
+			for range 1 + r.IntN(4) {
+				c.stampLocked(path(), "y", false)
+			}
+		}
+		after := scheduler.At(r.Int64N(c.currentRev + 1))
+		if r.IntN(2) == 0 {
+			after = scheduler.AtPath(after.Rev, path())
+		}
+		k := 1 + r.IntN(6)
+		want, from := scheduler.At(c.currentRev), after
+		for i := 0; i < k; i++ {
+			ch, ok, _ := c.nextBrute(from, scheduler.At(c.currentRev))
+			if !ok {
+				break
+			}
+			from = scheduler.AtPath(ch.Rev, ch.Path)
+			if i == k-1 {
+				want = from
+			}
+		}
+		c.mu.Unlock()
+		if got := c.EntryCursorAfter(after, k); got != want {
+			t.Fatalf("step %d: EntryCursorAfter(%s, %d) = %s, the walk says %s", step, after, k, got, want)
+		}
+		if got, base := c.EntryCursor(k), c.EntryCursorAfter(scheduler.Baseline, k); got != base {
+			t.Fatalf("step %d: EntryCursor(%d) = %s, EntryCursorAfter from the baseline %s", step, k, got, base)
+		}
+	}
+}

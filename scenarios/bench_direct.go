@@ -224,7 +224,11 @@ func (d *directRunner) apply(op Op) error {
 	case OpInject:
 		return d.containers[op.Backend].Arm(op.Armed())
 	case OpPlant:
-		return d.sched.Schedule(d.ctx, plantedIntent(d.names[op.Backend], d.containers[op.Backend], op, d.clk.Now()))
+		fetch, err := d.store.FetchCursor(d.names[op.Backend])
+		if err != nil {
+			return err
+		}
+		return d.sched.Schedule(d.ctx, plantedIntent(d.names[op.Backend], d.containers[op.Backend], fetch, op, d.clk.Now()))
 	case OpHostRestart:
 		return d.restartHost()
 	case OpGroup:

@@ -620,11 +620,17 @@ func parseOp(fields []string, backends int) (Op, error) {
 		case kind == OpPlant && !hasVal && word == "stale":
 			op.Stale = true
 		case kind == OpPlant && hasVal && word == "target":
-			n, err := intIn(val, 1, maxPlantTarget)
+			// "+K" counts from the backend's fetch cursor, "K" from the
+			// baseline.
+			k, ahead := strings.CutPrefix(val, "+")
+			n, err := intIn(k, 1, maxPlantTarget)
+			if err == nil && strings.HasPrefix(k, "+") {
+				err = errors.New(`one "+" at most`) // Atoi would take a second sign
+			}
 			if err != nil {
 				return op, fmt.Errorf("target=%s: %v", val, err)
 			}
-			op.Target = n
+			op.Target, op.TargetAhead = n, ahead
 		case kind == OpInject && !hasVal:
 			if op.Fault != faults.NoFault {
 				return op, fmt.Errorf("inject arms one fault, got %s and %s", op.Fault, word)
@@ -683,7 +689,7 @@ var opUsage = map[OpKind]string{
 	OpLoseIdentity: "lose-identity bN [none]",
 	OpTruncate:     "truncate bN",
 	OpInject:       "inject bN <fault kind> on=" + siteChoices() + " [after=K]",
-	OpPlant:        "plant bN attempt=K [stale] [target=E]",
+	OpPlant:        "plant bN attempt=K [stale] [target=E | target=+E]",
 }
 
 // siteChoices lists the call sites an inject may name, as a|b|c.

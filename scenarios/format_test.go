@@ -104,7 +104,7 @@ func drawScenario(t *rapid.T) Scenario {
 func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 	kinds := []OpKind{OpExec, OpWrite, OpRetry, OpHostRestart, OpPull}
 	if !inGroup {
-		kinds = append(kinds, OpAdvance, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpGroup, OpInject)
+		kinds = append(kinds, OpAdvance, OpCrash, OpRestart, OpLoseIdentity, OpTruncate, OpGroup, OpInject, OpPlant)
 	}
 	op := Op{Kind: rapid.SampledFrom(kinds).Draw(t, "kind")}
 	switch op.Kind {
@@ -160,6 +160,14 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 		}
 	case OpInject:
 		op = drawInject(t, backends, maxArmAfter)
+	case OpPlant:
+		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
+		op.Attempt = rapid.IntRange(0, maxPlantAttempt).Draw(t, "attempt")
+		op.Stale = rapid.Bool().Draw(t, "stale")
+		if rapid.Bool().Draw(t, "targeted") {
+			op.Target = rapid.IntRange(1, maxPlantTarget).Draw(t, "target")
+			op.TargetAhead = rapid.Bool().Draw(t, "ahead")
+		}
 	}
 	return op
 }
@@ -222,6 +230,11 @@ func TestParseErrors(t *testing.T) {
 		{"inject after on fetch", validRun + "profile off\ninject b0 transport-post-dispatch on=fetch after=1\n", `after= applies to on=stream and on=events only`},
 		{"inject negative after", validRun + "profile off\ninject b0 transport-mid-stream on=stream after=-1\n", `after=-1: out of range`},
 		{"inject in group", validRun + "profile off\ngroup\n  inject b0 crash on=fetch\nend\n", `<string>:4: inject cannot run inside a group`},
+		{"plant target zero", validRun + "profile off\nplant b0 attempt=1 target=0\n", `target=0: out of range`},
+		{"plant target ahead zero", validRun + "profile off\nplant b0 attempt=1 target=+0\n", `target=+0: out of range`},
+		{"plant target sign only", validRun + "profile off\nplant b0 attempt=1 target=+\n", `target=+:`},
+		{"plant target negative", validRun + "profile off\nplant b0 attempt=1 target=-2\n", `target=-2:`},
+		{"plant target twice signed", validRun + "profile off\nplant b0 attempt=1 target=++1\n", `target=++1:`},
 		{"negative writes", validRun + "profile off\nexec b0 wait writes=-1\n", `<string>:3: writes=-1: out of range`},
 		{"unknown bug", "run seed=1 backends=1 bug=off-by-two\nprofile off\n", `<string>:1: bug=off-by-two: unknown planted bug`},
 		{"unknown scheduler", "run seed=1 backends=1 scheduler=redis\nprofile off\n", `<string>:1: scheduler=redis: unknown scheduler`},

@@ -269,17 +269,26 @@ func addCancels(r *rand.Rand, ops []Op) {
 	}
 }
 
-// plantTargets: a host-written intent mostly has no target; sometimes it
+// plantTargets: a host-written intent often has no target; sometimes it
 // targets an early entry of the remote's log, a path inside a revision,
-// or (past the log's end) its current revision.
-var plantTargets = []int{0, 0, 1, 2, 3, 5, 8, 1000}
+// or (past the log's end) its current revision; and sometimes an entry
+// one to three past the backend's fetch cursor ("+K"), where a retry's
+// entry budget of one or two (maxEntriesChoices) stops exactly on it: the
+// retry is then complete, not progress (SPEC 6.4), a case a target counted
+// from the log's start meets about once in a thousand seeds.
+var plantTargets = []struct {
+	entry int
+	ahead bool
+}{{0, false}, {0, false}, {1, false}, {2, false}, {3, false}, {5, false}, {8, false}, {1000, false},
+	{1, true}, {1, true}, {2, true}, {3, true}}
 
 // addPlantTargets draws each plant op's target on its own stream, like
 // addDeletes, so the workload's draws do not move.
 func addPlantTargets(r *rand.Rand, ops []Op) {
 	for i := range ops {
 		if ops[i].Kind == OpPlant {
-			ops[i].Target = plantTargets[r.IntN(len(plantTargets))]
+			t := plantTargets[r.IntN(len(plantTargets))]
+			ops[i].Target, ops[i].TargetAhead = t.entry, t.ahead
 		}
 	}
 }

@@ -133,10 +133,13 @@ type Op struct {
 	// plant: the intent's attempt, whether it names a stale runtime, and
 	// its target: none (0), or the remote's Target-th fetchable entry at
 	// plant time, a path inside its revision ({currentRev, null} past the
-	// last; sim.HostIntent).
-	Attempt int
-	Stale   bool
-	Target  int
+	// last; sim.HostIntent), counted from the baseline or, with
+	// TargetAhead ("target=+K"), from the backend's fetch cursor
+	// (sim.Host.PlantIntentAhead).
+	Attempt     int
+	Stale       bool
+	Target      int
+	TargetAhead bool
 	// group: a written schedule (schedule.go), the local name of the actor
 	// to run at each choice point of the group's step; nil: the strategy
 	// decides. Cut, with a host-restart member, is the scheduling decisions
@@ -219,7 +222,11 @@ func (o Op) format(b *strings.Builder, indent string) {
 			b.WriteString(" stale")
 		}
 		if o.Target != 0 {
-			b.WriteString(" target=" + strconv.Itoa(o.Target))
+			b.WriteString(" target=")
+			if o.TargetAhead {
+				b.WriteString("+")
+			}
+			b.WriteString(strconv.Itoa(o.Target))
 		}
 	case OpInject:
 		fmt.Fprintf(b, " b%d %s on=%s", o.Backend, o.Fault, o.On)

@@ -290,7 +290,7 @@ func simplerOps(o Op) []Op {
 	case OpPlant:
 		if o.Target != 0 {
 			c := o
-			c.Target = 0
+			c.Target, c.TargetAhead = 0, false
 			out = append(out, c)
 		}
 	case OpWrite:

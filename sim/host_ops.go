@@ -680,9 +680,16 @@ const StaleRuntime = "stale-runtime"
 // cursor of the remote's target-th fetchable entry (a path inside its
 // revision), or {currentRev, null} when the log holds fewer.
 func HostIntent(backend string, c *faults.Container, attempt int, stale bool, target int, now time.Time) scheduler.Intent {
+	return HostIntentAfter(backend, c, scheduler.Baseline, attempt, stale, target, now)
+}
+
+// HostIntentAfter is HostIntent with the target counted from fetch (the
+// backend's fetch cursor, for a target a few entries ahead of what the
+// host holds) instead of the baseline.
+func HostIntentAfter(backend string, c *faults.Container, fetch scheduler.Cursor, attempt int, stale bool, target int, now time.Time) scheduler.Intent {
 	in := scheduler.Intent{Backend: backend, Attempt: attempt, NotBefore: now}
 	if target > 0 {
-		cur := c.EntryCursor(target)
+		cur := c.EntryCursorAfter(fetch, target)
 		in.TargetCursor = &cur
 	}
 	if id, ok := c.RuntimeID(); ok {
@@ -701,13 +708,27 @@ func HostIntent(backend string, c *faults.Container, attempt int, stale bool, ta
 // write, and the attempt-range invariant, which is about library-written
 // intents, does not apply to it while it is stored unchanged.
 func (h *Host) PlantIntent(b int, attempt int, stale bool, target int) *Violation {
+	return h.plantIntent(b, attempt, stale, scheduler.Baseline, target)
+}
+
+// PlantIntentAhead is PlantIntent with the target counted from backend b's
+// fetch cursor (as the local store holds it: the model's, which the run
+// has held the store to): the ahead-th entry the next fetch would serve.
+// An entry budget of n stops a retry exactly on a target n entries ahead,
+// where the retry is complete, not progress (SPEC 6.4); a target counted
+// from the baseline rarely lies there.
+func (h *Host) PlantIntentAhead(b int, attempt int, stale bool, ahead int) *Violation {
+	return h.plantIntent(b, attempt, stale, h.localModel.FetchCursor(h.names[b]), ahead)
+}
+
+func (h *Host) plantIntent(b int, attempt int, stale bool, from scheduler.Cursor, target int) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
 	if h.cfg.NoScheduler {
 		return nil // no store to write to
 	}
-	in := HostIntent(h.names[b], h.containers[b], attempt, stale, target, h.clock.Now())
+	in := HostIntentAfter(h.names[b], h.containers[b], from, attempt, stale, target, h.clock.Now())
 	if err := h.inner.Schedule(h.ctx, in); err != nil {
 		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}
