@@ -88,8 +88,9 @@
 // while the remote's log stood: record + local store), error-text (SPEC
 // 5.2's reconnect wrappers name the configured id, JSON-quoted, and an
 // operation the SPEC gives: predicted from the configuration; a pull a
-// transport failure ended, by the record, reports the second-pass wrapper),
-// handle-leak (SPEC
+// transport failure ended, by the record, reports the second-pass wrapper,
+// its body the two failures of the record made safe by SPEC 1.4 and cut to
+// 160 and 240 UTF-16 units), handle-leak (SPEC
 // 5.3, 5.4: between steps at most the latest connection is open: record),
 // and the liveness properties,
 // liveness-converge among them (a lost log converges unless a truncation

@@ -3,6 +3,10 @@ package sim
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/oracle"
 )
 
 // Property error-text: SPEC 5.2's reconnect wrappers name the backend and
@@ -98,15 +102,63 @@ func jsonQuote(s string) string {
 // replayed, so the second pass failed too, and the error is SPEC 5.2 step
 // 4's wrapper, "Workspace backend <id>: pull failed after 1 reconnect
 // retry: initial=<first>; last=<last>".
-func (h *Host) judgeRetriedWrapper(f finished, want errWant) *Violation {
+//
+// When calls (the pull's own, teardown included) show both passes'
+// failures, the whole message is predicted too: initial= the first pass's
+// failure as SPEC 1.4 makes it safe, cut to 160 UTF-16 code units, then
+// "; last=" and the second's cut to 240 (predictWrapperBody).
+func (h *Host) judgeRetriedWrapper(f finished, want errWant, calls []faults.Call) *Violation {
 	if want.name != wantTransport.name || f.err == nil || h.hit[f.actor] {
 		return nil
 	}
 	head := wrapperHead + jsonQuote(h.names[f.backend]) + ": pull" + wrapperTails[0]
-	if text := f.err.Error(); !strings.HasPrefix(text, head) {
+	text := f.err.Error()
+	if !strings.HasPrefix(text, head) {
 		return h.fail("error-text", fmt.Sprintf("%s: a transport failure ended the pull on both passes (the record), so its error must start %q (SPEC 5.2 step 4), got %q",
 			f.actor, head, text))
 	}
 	h.stats.Faults["error-text-predicted"]++
+	body, ok := predictWrapperBody(calls)
+	if !ok {
+		return nil
+	}
+	if wantText := head + body; text != wantText {
+		return h.fail("error-text", fmt.Sprintf("%s: both passes failed (the record: first %q, last %q), so the error must read %q (SPEC 5.2 step 4: initial= the first cut to 160 UTF-16 units, last= the last cut to 240), got %q",
+			f.actor, calls[firstFailure(calls, len(calls))].Err, calls[lastFailure(calls)].Err, wantText, text))
+	}
+	h.stats.Faults["error-text-body"]++
 	return nil
+}
+
+// lastFailure is the index in calls of the last failed call that is not a
+// teardown, or -1.
+func lastFailure(calls []faults.Call) int {
+	for i := len(calls) - 1; i >= 0; i-- {
+		if calls[i].Err != "" && !cleanup(calls[i].Op) {
+			return i
+		}
+	}
+	return -1
+}
+
+// predictWrapperBody is the text after "initial=" of SPEC 5.2 step 4's
+// wrapper for a pull whose calls end in two failed passes: each pass ends
+// at its first failure (runWithReconnect returns there), so the first
+// failed call is the first pass's and the last the second's; each text is
+// SPEC 1.4's safe form of the recorded message (oracle.SafeText). The
+// record scrubs a planted credential to a marker: where redaction takes
+// the credential's value, the marker goes with it and the prediction is
+// the workspace's; where the marker would survive inside the cut, the
+// credential would have too, which is secrecy's to judge, so ok is false
+// (as when the two failures are one call, or a text is not UTF-8).
+func predictWrapperBody(calls []faults.Call) (string, bool) {
+	i, j := firstFailure(calls, len(calls)), lastFailure(calls)
+	if i < 0 || i == j || !utf8.ValidString(calls[i].Err) || !utf8.ValidString(calls[j].Err) {
+		return "", false
+	}
+	body := oracle.CutUTF16(oracle.SafeText(calls[i].Err), 160) + "; last=" + oracle.CutUTF16(oracle.SafeText(calls[j].Err), 240)
+	if strings.Contains(body, "[planted]") {
+		return "", false
+	}
+	return body, true
 }

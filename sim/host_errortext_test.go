@@ -84,7 +84,60 @@ func TestRetriedWrapperRule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: tc.err}, tc.want)
+		v := h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: tc.err}, tc.want, nil)
+		if (v == nil) != tc.ok {
+			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
+		}
+		h.Close()
+	}
+}
+
+// TestRetriedWrapperBody: with both passes' failures in the record and
+// nothing for redaction to change, the whole wrapper is predicted:
+// initial= the first failure cut to 160 UTF-16 units, last= the second cut
+// to 240, both made safe (control characters as spaces, credentials
+// redacted); cuts at other lengths, the two swapped, a cut in bytes or an
+// unredacted text are violations. A recorded credential that SPEC 1.4
+// would not redact (secrecy's case) leaves the body unjudged.
+func TestRetriedWrapperBody(t *testing.T) {
+	long := strings.Repeat("layer: ", 40) + "websocket closed"
+	astral := strings.Repeat("x", 159) + "\U0001F600tail" // the emoji straddles unit 160
+	head := `Workspace backend "b0": pull failed after 1 reconnect retry: initial=`
+	call := func(op faults.Op, err string) faults.Call {
+		return faults.Call{Actor: "#1.pull.b0", Op: op, Err: err, Transport: err != ""}
+	}
+	two := func(first, last string) []faults.Call {
+		return []faults.Call{call(faults.OpConnect, ""), call(faults.OpFetch, first), {Op: faults.OpClose, Err: "closed"},
+			call(faults.OpConnect, ""), call(faults.OpFetch, last), {Op: faults.OpStreamClose, Err: "closed"}}
+	}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		text  string
+		ok    bool
+	}{
+		{"exact", two("socket hang up", "econnreset"), head + "socket hang up; last=econnreset", true},
+		{"cut at 160 and 240", two(long, long), head + long[:160] + "; last=" + long[:240], true},
+		{"first cut at 240", two(long, long), head + long[:240] + "; last=" + long[:240], false},
+		{"last cut at 160", two(long, long), head + long[:160] + "; last=" + long[:160], false},
+		{"swapped", two("socket hang up", "econnreset"), head + "econnreset; last=socket hang up", false},
+		{"last only", two("socket hang up", "econnreset"), head + "econnreset; last=econnreset", false},
+		{"control characters as spaces", two("a\tb\x7fc", "d\ne"), head + "a b c; last=d e", true},
+		{"control characters kept", two("a\tb", "d"), head + "a\tb; last=d", false},
+		{"astral across the cut dropped whole", two(astral, "x"), head + strings.Repeat("x", 159) + "; last=x", true},
+		{"cut in bytes", two(astral, "x"), head + astral[:160] + "; last=x", false},
+		{"credential redacted", two("cookie=[planted] gone", "x"), head + "cookie=[REDACTED] gone; last=x", true},
+		{"credential left as recorded", two("cookie=[planted] gone", "x"), head + "cookie=[planted] gone; last=x", false},
+		{"bearer redacted", two("x", "Bearer\u2000abc;rest"), head + "x; last=Bearer [REDACTED];rest", true},
+		{"first not redacted", two("token=abc", "x"), head + "token=abc; last=x", false},
+		{"credential past redaction unjudged", two("xcookie=[planted]", "x"), head + "anything; last=x", true},
+		{"one failure unjudged", []faults.Call{call(faults.OpFetch, "x")}, head + "y; last=z", true},
+	} {
+		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: errors.New(tc.text)}, wantTransport, tc.calls)
 		if (v == nil) != tc.ok {
 			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
 		}

@@ -46,7 +46,7 @@ func (h *Host) judgePull(f finished, calls []faults.Call, store []model.StoreCal
 	if v := h.judgeErrClass(f, want); v != nil {
 		return v
 	}
-	if v := h.judgeRetriedWrapper(f, want); v != nil {
+	if v := h.judgeRetriedWrapper(f, want, calls); v != nil {
 		return v
 	}
 	if f.err != nil {
@@ -102,7 +102,7 @@ func (h *Host) judgeTailPulls(names []string, from []int, pulls []tailPull) *Vio
 		if v := h.judgeErrClass(f, want); v != nil {
 			return v
 		}
-		if v := h.judgeRetriedWrapper(f, want); v != nil {
+		if v := h.judgeRetriedWrapper(f, want, calls[:n]); v != nil {
 			return v
 		}
 	}
