@@ -153,12 +153,69 @@ func lastFailure(calls []faults.Call) int {
 // (as when the two failures are one call, or a text is not UTF-8).
 func predictWrapperBody(calls []faults.Call) (string, bool) {
 	i, j := firstFailure(calls, len(calls)), lastFailure(calls)
-	if i < 0 || i == j || !utf8.ValidString(calls[i].Err) || !utf8.ValidString(calls[j].Err) {
+	if i < 0 || i == j {
 		return "", false
 	}
-	body := oracle.CutUTF16(oracle.SafeText(calls[i].Err), 160) + "; last=" + oracle.CutUTF16(oracle.SafeText(calls[j].Err), 240)
-	if strings.Contains(body, "[planted]") {
+	first, okFirst := safeCut(calls[i].Err, 160)
+	last, okLast := safeCut(calls[j].Err, 240)
+	return first + "; last=" + last, okFirst && okLast
+}
+
+// judgeExecWrapper is error-text's predicted side for an exec that a
+// transport failure ended before its command ran (error-class's transport,
+// by the record; calls are the exec's own). Under the policy "pre-dispatch"
+// (SPEC 5.2):
+//
+//   - a spawn that failed after it may have been dispatched is not
+//     replayed: the error is step 3's wrapper, "Workspace backend <id>:
+//     shell.exec transport failed; the command may have started and was
+//     not replayed: " and the failure made safe, cut to 240 UTF-16 units;
+//   - a failure that was replayed and failed again ends with step 4's
+//     wrapper, whose body is predicted as a pull's when neither failure is
+//     the pre-exec push's (the workspace re-wraps that one in a message of
+//     its own, which the SPEC does not fix).
+func (h *Host) judgeExecWrapper(f finished, want errWant, calls []faults.Call) *Violation {
+	if want.name != wantTransport.name || f.err == nil || h.hit[f.actor] {
+		return nil
+	}
+	i, j := firstFailure(calls, len(calls)), lastFailure(calls)
+	if j < 0 {
+		return nil
+	}
+	last := calls[j]
+	head := wrapperHead + jsonQuote(h.names[f.backend]) + ": shell.exec"
+	var wantText string
+	switch {
+	case last.Op == faults.OpExec && last.Transport && !last.PreDispatch:
+		msg, ok := safeCut(last.Err, 240)
+		if !ok {
+			return nil
+		}
+		wantText = head + wrapperTails[1] + msg
+	case i != j && calls[i].Op != faults.OpPush && last.Op != faults.OpPush:
+		body, ok := predictWrapperBody(calls)
+		if !ok {
+			return nil
+		}
+		wantText = head + wrapperTails[0] + body
+	default:
+		return nil
+	}
+	if text := f.err.Error(); text != wantText {
+		return h.fail("error-text", fmt.Sprintf("%s: a transport failure ended the exec before its command ran (the record: #%d %s failed with %q), so its error must read %q (SPEC 5.2 steps 3 and 4), got %q",
+			f.actor, last.Seq, last.Op, last.Err, wantText, text))
+	}
+	h.stats.Faults["error-text-exec"]++
+	return nil
+}
+
+// safeCut is a recorded failure's text made safe (oracle.SafeText) and cut
+// to n UTF-16 units; ok is false when it is not UTF-8 or a scrubbed
+// credential survives the redaction inside the cut (secrecy's case).
+func safeCut(recorded string, n int) (string, bool) {
+	if !utf8.ValidString(recorded) {
 		return "", false
 	}
-	return body, true
+	out := oracle.CutUTF16(oracle.SafeText(recorded), n)
+	return out, !strings.Contains(out, "[planted]")
 }

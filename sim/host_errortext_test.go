@@ -144,3 +144,46 @@ func TestRetriedWrapperBody(t *testing.T) {
 		h.Close()
 	}
 }
+
+// TestExecWrapperRule: an exec that a transport failure ended before its
+// command ran reports SPEC 5.2 step 3's wrapper when its spawn failed after
+// it may have been dispatched (the failure made safe, cut to 240 units),
+// and step 4's when a replayed failure failed again; a replay that began
+// at the pre-exec push (re-wrapped in a message the SPEC does not fix) is
+// not held to a body.
+func TestExecWrapperRule(t *testing.T) {
+	long := strings.Repeat("layer: ", 40) + "websocket closed"
+	notReplayed := `Workspace backend "b0": shell.exec transport failed; the command may have started and was not replayed: `
+	retried := `Workspace backend "b0": shell.exec failed after 1 reconnect retry: initial=`
+	call := func(op faults.Op, err string, pre bool) faults.Call {
+		return faults.Call{Actor: "#1.exec.b0", Op: op, Err: err, Transport: err != "", PreDispatch: pre}
+	}
+	spawnFailed := []faults.Call{call(faults.OpConnect, "", false), call(faults.OpExec, long, false)}
+	twoConnects := []faults.Call{call(faults.OpConnect, "connection refused", false), call(faults.OpConnect, "econnreset", false)}
+	pushFirst := []faults.Call{call(faults.OpPush, "socket hang up", false), call(faults.OpConnect, "econnreset", false)}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		text  string
+		ok    bool
+	}{
+		{"not replayed", spawnFailed, notReplayed + long[:240], true},
+		{"not replayed cut at 160", spawnFailed, notReplayed + long[:160], false},
+		{"not replayed as retried", spawnFailed, retried + long[:160] + "; last=" + long[:240], false},
+		{"retried", twoConnects, retried + "connection refused; last=econnreset", true},
+		{"retried swapped", twoConnects, retried + "econnreset; last=connection refused", false},
+		{"pre-dispatch spawn retried", []faults.Call{call(faults.OpExec, "rpc session was shut down", true), call(faults.OpExec, "rpc session was shut down", true)},
+			retried + "rpc session was shut down; last=rpc session was shut down", true},
+		{"push re-wrapped unjudged", pushFirst, retried + "pre-exec push failed: socket hang up; last=econnreset", true},
+	} {
+		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := h.judgeExecWrapper(finished{actor: "#1.exec.b0", kind: "exec", err: errors.New(tc.text)}, wantTransport, tc.calls)
+		if (v == nil) != tc.ok {
+			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
+		}
+		h.Close()
+	}
+}

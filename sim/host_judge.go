@@ -204,7 +204,10 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		if v := h.judgeUnexplained(f, want, calls, "the exec failed before its command ran"); v != nil {
 			return v
 		}
-		return h.judgeErrClass(f, want)
+		if v := h.judgeErrClass(f, want); v != nil {
+			return v
+		}
+		return h.judgeExecWrapper(f, want, calls)
 	}
 	// Once the command streamed, Exec fails exactly when its event stream
 	// did (SPEC 3.2: the stream errors to the consumer, sync is pending).
