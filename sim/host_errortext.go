@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/sim/oracle"
 )
 
@@ -218,4 +219,32 @@ func safeCut(recorded string, n int) (string, bool) {
 	}
 	out := oracle.CutUTF16(oracle.SafeText(recorded), n)
 	return out, !strings.Contains(out, "[planted]")
+}
+
+// judgeRetryWrapper is error-text's predicted side for a retry whose pull
+// failed (the model's pending failure branch, or exhausted after a pull)
+// with a transport failure on both passes, by the record: its result's
+// error is SPEC 5.2 step 4's wrapper for the operation "pullBatch" (SPEC
+// 4.1), body predicted as a pull's, the whole made safe once more by SPEC
+// 1.4 as every result error is.
+func (h *Host) judgeRetryWrapper(f finished, calls []faults.Call, want model.RetryResult, pull model.Pull) *Violation {
+	failed := want.Status == "pending" && !want.Progress || want.Status == "exhausted" && want.Pulled
+	if !failed || pull.Kind != model.PullFailed || f.err != nil || h.hit[f.actor] || h.otherConnect(f) {
+		return nil
+	}
+	j := lastFailure(calls)
+	if j < 0 || reconnectedClass(calls[j]).name != wantTransport.name {
+		return nil
+	}
+	body, ok := predictWrapperBody(calls)
+	if !ok {
+		return nil
+	}
+	wantText := oracle.SafeText(wrapperHead + jsonQuote(h.names[f.backend]) + ": pullBatch" + wrapperTails[0] + body)
+	if got := f.retry.Error; got != wantText {
+		return h.fail("error-text", fmt.Sprintf("%s: the retry's pull failed by transport on both passes (the record: first %q, last %q), so its %s result's error must read %q (SPEC 4.1, 5.2 step 4, 1.4), got %q",
+			f.actor, calls[firstFailure(calls, len(calls))].Err, calls[j].Err, want.Status, wantText, got))
+	}
+	h.stats.Faults["error-text-retry"]++
+	return nil
 }

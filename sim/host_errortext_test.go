@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -181,6 +182,50 @@ func TestExecWrapperRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := h.judgeExecWrapper(finished{actor: "#1.exec.b0", kind: "exec", err: errors.New(tc.text)}, wantTransport, tc.calls)
+		if (v == nil) != tc.ok {
+			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
+		}
+		h.Close()
+	}
+}
+
+// TestRetryWrapperRule: a retry whose pull failed by transport on both
+// passes reports step 4's wrapper for "pullBatch" in its result, made safe
+// once more (a second redaction may take the "; " after a credential);
+// progress, a pull that did not fail, or a last failure that is not a
+// transport failure are not held to it.
+func TestRetryWrapperRule(t *testing.T) {
+	head := `Workspace backend "b0": pullBatch failed after 1 reconnect retry: initial=`
+	call := func(op faults.Op, err string) faults.Call {
+		return faults.Call{Actor: "#1.retry.b0", Op: op, Err: err, Transport: err != ""}
+	}
+	both := []faults.Call{call(faults.OpFetch, "socket hang up"), call(faults.OpConnect, ""), call(faults.OpFetch, "econnreset")}
+	secret := []faults.Call{call(faults.OpFetch, "x; apikey=[planted]; y"), call(faults.OpFetch, "econnreset")}
+	pending := model.RetryResult{Status: "pending", Pulled: true}
+	failed := model.Pull{Kind: model.PullFailed}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		want  model.RetryResult
+		pull  model.Pull
+		text  string
+		ok    bool
+	}{
+		{"pending", both, pending, failed, head + "socket hang up; last=econnreset", true},
+		{"named pull", both, pending, failed, `Workspace backend "b0": pull failed after 1 reconnect retry: initial=socket hang up; last=econnreset`, false},
+		{"exhausted", both, model.RetryResult{Status: "exhausted", Pulled: true}, failed, head + "socket hang up; last=econnreset", true},
+		{"made safe twice", secret, pending, failed, head + "x; apikey=[REDACTED] y; last=econnreset", true},
+		{"made safe once", secret, pending, failed, head + "x; apikey=[REDACTED]; y; last=econnreset", false},
+		{"progress", both, model.RetryResult{Status: "pending", Progress: true}, model.Pull{Kind: model.PullProgress}, "", true},
+		{"complete pull", both, pending, model.Pull{Kind: model.PullComplete}, "anything", true},
+		{"not transport", []faults.Call{call(faults.OpFetch, "socket hang up"), {Actor: "#1.retry.b0", Op: faults.OpFetch, Err: "rpc", Fault: faults.RPCError}}, pending, failed, "anything", true},
+	} {
+		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := finished{actor: "#1.retry.b0", kind: "retry", marks: make([]int, 1), retry: workspace.RetryResult{Error: tc.text}}
+		v := h.judgeRetryWrapper(f, tc.calls, tc.want, tc.pull)
 		if (v == nil) != tc.ok {
 			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
 		}

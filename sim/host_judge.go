@@ -159,6 +159,9 @@ func (h *Host) judgeRetry(f finished, calls []faults.Call, store []model.StoreCa
 	if want.ErrorContains != "" && !strings.Contains(got.Error, want.ErrorContains) {
 		return h.fail("model", fmt.Sprintf("%s: expected a %s error containing %q, got %q", f.actor, want.Status, want.ErrorContains, got.Error))
 	}
+	if v := h.judgeRetryWrapper(f, calls, want, pull); v != nil {
+		return v
+	}
 	return h.judgeLostForm(f, calls, want)
 }
 
