@@ -248,3 +248,29 @@ func (h *Host) judgeRetryWrapper(f finished, calls []faults.Call, want model.Ret
 	h.stats.Faults["error-text-retry"]++
 	return nil
 }
+
+// judgeWaitSyncWrapper is error-text's predicted side for a wait-mode exec
+// whose post-command pull (post: its calls after the command's stream
+// ended) failed by transport on both passes, by the record: the exec's
+// sync result carries SPEC 5.2 step 4's wrapper for the operation "pull"
+// (the post-exec pull is a pull, SPEC 5.1), made safe once more (SPEC 1.4).
+func (h *Host) judgeWaitSyncWrapper(f finished, post []faults.Call, pull model.Pull) *Violation {
+	if pull.Kind != model.PullFailed || f.err != nil || h.hit[f.actor] || h.otherConnect(f) {
+		return nil
+	}
+	j := lastFailure(post)
+	if j < 0 || reconnectedClass(post[j]).name != wantTransport.name {
+		return nil
+	}
+	body, ok := predictWrapperBody(post)
+	if !ok {
+		return nil
+	}
+	wantText := oracle.SafeText(wrapperHead + jsonQuote(h.names[f.backend]) + ": pull" + wrapperTails[0] + body)
+	if got := f.exec.Sync.Error; got != wantText {
+		return h.fail("error-text", fmt.Sprintf("%s: the post-command pull failed by transport on both passes (the record: first %q, last %q), so the exec's sync error must read %q (SPEC 5.2 step 4, 1.4), got %q",
+			f.actor, post[firstFailure(post, len(post))].Err, post[j].Err, wantText, got))
+	}
+	h.stats.Faults["error-text-wait-sync"]++
+	return nil
+}

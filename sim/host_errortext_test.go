@@ -232,3 +232,38 @@ func TestRetryWrapperRule(t *testing.T) {
 		h.Close()
 	}
 }
+
+// TestWaitSyncWrapperRule: a wait exec whose post-command pull failed by
+// transport on both passes carries step 4's wrapper for "pull" in its sync
+// result, made safe once more; the cause alone, or a pull that did not
+// fail, is told apart.
+func TestWaitSyncWrapperRule(t *testing.T) {
+	call := func(op faults.Op, err string) faults.Call {
+		return faults.Call{Actor: "#1.exec.b0", Op: op, Err: err, Transport: err != ""}
+	}
+	post := []faults.Call{call(faults.OpFetch, "socket hang up"), call(faults.OpConnect, ""), call(faults.OpStreamNext, "econnreset")}
+	wrapper := `Workspace backend "b0": pull failed after 1 reconnect retry: initial=socket hang up; last=econnreset`
+	failed := model.Pull{Kind: model.PullFailed}
+	for _, tc := range []struct {
+		name string
+		pull model.Pull
+		text string
+		ok   bool
+	}{
+		{"wrapper", failed, wrapper, true},
+		{"cause only", failed, "econnreset", false},
+		{"named pullBatch", failed, `Workspace backend "b0": pullBatch failed after 1 reconnect retry: initial=socket hang up; last=econnreset`, false},
+		{"complete", model.Pull{Kind: model.PullComplete}, "", true},
+	} {
+		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := finished{actor: "#1.exec.b0", kind: "exec", marks: make([]int, 1)}
+		f.exec.Sync.Error = tc.text
+		if v := h.judgeWaitSyncWrapper(f, post, tc.pull); (v == nil) != tc.ok {
+			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
+		}
+		h.Close()
+	}
+}

@@ -224,6 +224,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 		return v
 	}
 	e := model.Exec{Backend: b, Runtime: facts.runtime}
+	var waitPull model.Pull // the post-command pull's outcome, in wait mode
 	if f.mode == workspace.SyncDefer && !facts.eventsErr {
 		e.Mode = model.Defer
 		e.Captured = captureOutcome(facts.post, facts.runtime, h.syncNone(f.backend))
@@ -234,6 +235,7 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 			p.Kind = model.PullFailed
 			h.stats.ExecSync["wait/cross-side"]++
 		}
+		waitPull = p
 		e.PullFailed = facts.eventsErr || facts.cancelled || p.Kind == model.PullFailed || p.Kind == model.PullLost
 	}
 	next, want, err := h.model.Exec(h.opts, e, h.clock.Now(), store)
@@ -251,6 +253,9 @@ func (h *Host) judgeExec(f finished, calls []faults.Call, store []model.StoreCal
 	wantV := execView{Status: want.Status, HasError: want.HasError, RuntimeID: want.RuntimeID, TargetCursor: want.TargetCursor}
 	if d := diffUnlessEqual(wantV, gotV, execView.equal); d != "" {
 		return h.fail("model", fmt.Sprintf("%s: exec sync result: expected the model's, got the SUT's (-expected +got):\n%s", f.actor, d))
+	}
+	if e.Mode == model.Wait && !facts.eventsErr && !facts.cancelled {
+		return h.judgeWaitSyncWrapper(f, facts.post, waitPull)
 	}
 	return nil
 }
