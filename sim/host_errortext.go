@@ -229,7 +229,30 @@ func safeCut(recorded string, n int) (string, bool) {
 // 1.4 as every result error is.
 func (h *Host) judgeRetryWrapper(f finished, calls []faults.Call, want model.RetryResult, pull model.Pull) *Violation {
 	failed := want.Status == "pending" && !want.Progress || want.Status == "exhausted" && want.Pulled
-	if !failed || pull.Kind != model.PullFailed || f.err != nil || h.hit[f.actor] || h.otherConnect(f) {
+	if !failed || pull.Kind != model.PullFailed {
+		return nil
+	}
+	return h.judgeResultWrapper(f, calls, "pullBatch", "the retry's pull", want.Status+" result's error", f.retry.Error, "error-text-retry")
+}
+
+// judgeWaitSyncWrapper is error-text's predicted side for a wait-mode exec
+// whose post-command pull (post: its calls after the command's stream
+// ended) failed by transport on both passes, by the record: the exec's
+// sync result carries SPEC 5.2 step 4's wrapper for the operation "pull"
+// (the post-exec pull is a pull, SPEC 5.1), made safe once more (SPEC 1.4).
+func (h *Host) judgeWaitSyncWrapper(f finished, post []faults.Call, pull model.Pull) *Violation {
+	if pull.Kind != model.PullFailed {
+		return nil
+	}
+	return h.judgeResultWrapper(f, post, "pull", "the post-command pull", "exec's sync error", f.exec.Sync.Error, "error-text-wait-sync")
+}
+
+// judgeResultWrapper holds got, the error a result carries after a pull
+// (calls: the pull's own) failed by transport on both passes, to SPEC 5.2
+// step 4's wrapper for operation, made safe once more (SPEC 1.4). reach
+// counts the results judged.
+func (h *Host) judgeResultWrapper(f finished, calls []faults.Call, operation, pullName, resultName, got, reach string) *Violation {
+	if f.err != nil || h.hit[f.actor] || h.otherConnect(f) {
 		return nil
 	}
 	j := lastFailure(calls)
@@ -240,37 +263,11 @@ func (h *Host) judgeRetryWrapper(f finished, calls []faults.Call, want model.Ret
 	if !ok {
 		return nil
 	}
-	wantText := oracle.SafeText(wrapperHead + jsonQuote(h.names[f.backend]) + ": pullBatch" + wrapperTails[0] + body)
-	if got := f.retry.Error; got != wantText {
-		return h.fail("error-text", fmt.Sprintf("%s: the retry's pull failed by transport on both passes (the record: first %q, last %q), so its %s result's error must read %q (SPEC 4.1, 5.2 step 4, 1.4), got %q",
-			f.actor, calls[firstFailure(calls, len(calls))].Err, calls[j].Err, want.Status, wantText, got))
+	wantText := oracle.SafeText(wrapperHead + jsonQuote(h.names[f.backend]) + ": " + operation + wrapperTails[0] + body)
+	if got != wantText {
+		return h.fail("error-text", fmt.Sprintf("%s: %s failed by transport on both passes (the record: first %q, last %q), so the %s must read %q (SPEC 5.2 step 4, 1.4), got %q",
+			f.actor, pullName, calls[firstFailure(calls, len(calls))].Err, calls[j].Err, resultName, wantText, got))
 	}
-	h.stats.Faults["error-text-retry"]++
-	return nil
-}
-
-// judgeWaitSyncWrapper is error-text's predicted side for a wait-mode exec
-// whose post-command pull (post: its calls after the command's stream
-// ended) failed by transport on both passes, by the record: the exec's
-// sync result carries SPEC 5.2 step 4's wrapper for the operation "pull"
-// (the post-exec pull is a pull, SPEC 5.1), made safe once more (SPEC 1.4).
-func (h *Host) judgeWaitSyncWrapper(f finished, post []faults.Call, pull model.Pull) *Violation {
-	if pull.Kind != model.PullFailed || f.err != nil || h.hit[f.actor] || h.otherConnect(f) {
-		return nil
-	}
-	j := lastFailure(post)
-	if j < 0 || reconnectedClass(post[j]).name != wantTransport.name {
-		return nil
-	}
-	body, ok := predictWrapperBody(post)
-	if !ok {
-		return nil
-	}
-	wantText := oracle.SafeText(wrapperHead + jsonQuote(h.names[f.backend]) + ": pull" + wrapperTails[0] + body)
-	if got := f.exec.Sync.Error; got != wantText {
-		return h.fail("error-text", fmt.Sprintf("%s: the post-command pull failed by transport on both passes (the record: first %q, last %q), so the exec's sync error must read %q (SPEC 5.2 step 4, 1.4), got %q",
-			f.actor, post[firstFailure(post, len(post))].Err, post[j].Err, wantText, got))
-	}
-	h.stats.Faults["error-text-wait-sync"]++
+	h.stats.Faults[reach]++
 	return nil
 }
