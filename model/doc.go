@@ -92,7 +92,8 @@
 // its body the two failures of the record made safe by SPEC 1.4 and cut to
 // 160 and 240 UTF-16 units), handle-leak (SPEC
 // 5.3, 5.4: between steps at most the latest connection is open: record),
-// and the liveness properties,
+// dispose-once (SPEC 6.3 step 9: every fetch envelope an operation opened
+// is disposed exactly once: record), and the liveness properties,
 // liveness-converge among them (a lost log converges unless a truncation
 // was outrun before the host could see it: sim/oracle/truncation.go).
 package model

@@ -68,7 +68,7 @@ func TestSweep(t *testing.T) {
 	// sync-none-exec: execs on a backend whose handles do not sync.
 	// error-text-escaped-id: a reconnect wrapper's message quoting an id
 	// that JSON escapes a character of, or an HTML-safe encoder would.
-	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack", "no-replay-judged", "sync-none-exec", "error-text-judged", "error-text-escaped-id", "error-text-predicted", "error-text-body", "error-text-exec", "error-text-retry", "error-text-wait-sync"} {
+	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack", "no-replay-judged", "sync-none-exec", "error-text-judged", "error-text-escaped-id", "error-text-predicted", "error-text-body", "error-text-exec", "error-text-retry", "error-text-wait-sync", "dispose-judged"} {
 		if rep.Reach.Faults[s] == 0 {
 			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
 		}

@@ -39,7 +39,7 @@ var Properties = []string{
 	"timer-escape", "dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end",
 	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
 	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-target", "push-batch", "push-count", "local-store", "replay", "invalidate",
-	"lost-message", "api", "error-class", "push-resend", "handle-leak", "error-text",
+	"lost-message", "api", "error-class", "push-resend", "handle-leak", "error-text", "dispose-once",
 }
 
 func (h *Host) fail(property, detail string) *Violation {

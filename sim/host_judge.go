@@ -20,6 +20,9 @@ var errNoLister = errors.New("sim: the scheduler store does not implement schedu
 // judge feeds one finished operation to the model and compares results.
 func (h *Host) judge(f finished) *Violation {
 	calls := h.withLocalFaults(byActor(&h.actorCalls, h.recordSince(f.backend, f.marks[f.backend]), f.actor), f)
+	if v := h.judgeDisposals(f, calls); v != nil {
+		return v
+	}
 	if v, cancelled := h.judgeCancelled(f, calls); cancelled {
 		return v
 	}
