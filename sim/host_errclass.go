@@ -182,5 +182,17 @@ func (h *Host) judgeErrClass(f finished, want errWant) *Violation {
 	case want.notTransport && errors.Is(err, workspace.ErrTransport):
 		return h.fail("error-class", fmt.Sprintf("%s: a %s failure is not a transport failure (SPEC 5.2 step 1), got errors.Is(err, ErrTransport) for %v", f.actor, want.name, faults.PublicText(err)))
 	}
+	for _, other := range foreignSentinels {
+		if other != want.sentinel && errors.Is(err, other) {
+			return h.fail("error-class", fmt.Sprintf("%s: a %s failure (by the record) must not match %q, got errors.Is true for %T %v", f.actor, want.name, other, err, faults.PublicText(err)))
+		}
+	}
 	return nil
 }
+
+// foreignSentinels are the classes no planted failure carries: the
+// caller's cancellation (the simulator cancels only where the cancel
+// property judges) and the cross-side assertion (the workspace's own). An
+// error of any other class that matches one of them answers errors.Is for
+// a class it is not: an Is method that says yes too often.
+var foreignSentinels = []error{context.Canceled, workspace.ErrCrossSideInvariant}

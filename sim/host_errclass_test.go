@@ -14,7 +14,8 @@ import (
 // TestErrorClassRule feeds an explicit pull's record and error to the
 // error-class judge: each record's class with an error of that class
 // passes, and the same message without the class (an error that prints
-// alike but does not match errors.Is), or an error of another class, fails.
+// alike but does not match errors.Is), an error of another class, or one
+// that also matches the cancellation or the cross-side assertion, fails.
 func TestErrorClassRule(t *testing.T) {
 	const actor = "#1.pull.b0"
 	inRev := scheduler.AtPath(1, "/host/3")
@@ -65,6 +66,9 @@ func TestErrorClassRule(t *testing.T) {
 		{"rpc error, class lost", rpcRec(), nil, fmt.Errorf("fetch: %v", injected(faults.RPCError)), "injected", true},
 		{"lost, an ExecutionLostError", lostRec(), nil, &workspace.ExecutionLostError{Code: workspace.CodeExecutionLost, Msg: "lost"}, "lost", false},
 		{"lost, another error", lostRec(), nil, injected(faults.RPCError), "lost", true},
+		{"transport, also cancelled", transportRec(), nil, &workspace.TransportError{Msg: "x", Cause: context.Canceled}, "transport", true},
+		{"transport, also cross-side", transportRec(), nil, &workspace.TransportError{Msg: "x", Cause: crossErr}, "transport", true},
+		{"rpc error, also cancelled", rpcRec(), nil, errors.Join(injected(faults.RPCError), context.Canceled), "injected", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newJudgeHost(t, nil)
