@@ -81,15 +81,9 @@ func TestRetriedWrapperRule(t *testing.T) {
 		{"injected class", wantInjected, bare, true},
 		{"no error", wantTransport, nil, true},
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: tc.err}, tc.want, nil)
-		if (v == nil) != tc.ok {
-			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
-		}
-		h.Close()
+		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation {
+			return h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: tc.err}, tc.want, nil)
+		})
 	}
 }
 
@@ -134,15 +128,9 @@ func TestRetriedWrapperBody(t *testing.T) {
 		{"credential past redaction unjudged", two("xcookie=[planted]", "x"), head + "anything; last=x", true},
 		{"one failure unjudged", []faults.Call{call(faults.OpFetch, "x")}, head + "y; last=z", true},
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: errors.New(tc.text)}, wantTransport, tc.calls)
-		if (v == nil) != tc.ok {
-			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
-		}
-		h.Close()
+		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation {
+			return h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: errors.New(tc.text)}, wantTransport, tc.calls)
+		})
 	}
 }
 
@@ -177,15 +165,9 @@ func TestExecWrapperRule(t *testing.T) {
 			retried + "rpc session was shut down; last=rpc session was shut down", true},
 		{"push re-wrapped unjudged", pushFirst, retried + "pre-exec push failed: socket hang up; last=econnreset", true},
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := h.judgeExecWrapper(finished{actor: "#1.exec.b0", kind: "exec", err: errors.New(tc.text)}, wantTransport, tc.calls)
-		if (v == nil) != tc.ok {
-			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
-		}
-		h.Close()
+		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation {
+			return h.judgeExecWrapper(finished{actor: "#1.exec.b0", kind: "exec", err: errors.New(tc.text)}, wantTransport, tc.calls)
+		})
 	}
 }
 
@@ -220,16 +202,8 @@ func TestRetryWrapperRule(t *testing.T) {
 		{"complete pull", both, pending, model.Pull{Kind: model.PullComplete}, "anything", true},
 		{"not transport", []faults.Call{call(faults.OpFetch, "socket hang up"), {Actor: "#1.retry.b0", Op: faults.OpFetch, Err: "rpc", Fault: faults.RPCError}}, pending, failed, "anything", true},
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		f := finished{actor: "#1.retry.b0", kind: "retry", marks: make([]int, 1), retry: workspace.RetryResult{Error: tc.text}}
-		v := h.judgeRetryWrapper(f, tc.calls, tc.want, tc.pull)
-		if (v == nil) != tc.ok {
-			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
-		}
-		h.Close()
+		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation { return h.judgeRetryWrapper(f, tc.calls, tc.want, tc.pull) })
 	}
 }
 
@@ -255,15 +229,22 @@ func TestWaitSyncWrapperRule(t *testing.T) {
 		{"named pullBatch", failed, `Workspace backend "b0": pullBatch failed after 1 reconnect retry: initial=socket hang up; last=econnreset`, false},
 		{"complete", model.Pull{Kind: model.PullComplete}, "", true},
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		f := finished{actor: "#1.exec.b0", kind: "exec", marks: make([]int, 1)}
 		f.exec.Sync.Error = tc.text
-		if v := h.judgeWaitSyncWrapper(f, post, tc.pull); (v == nil) != tc.ok {
-			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
-		}
-		h.Close()
+		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation { return h.judgeWaitSyncWrapper(f, post, tc.pull) })
+	}
+}
+
+// judgeOnFreshHost runs judge on a new one-backend host and fails the test
+// when its verdict is not ok (true: no violation).
+func judgeOnFreshHost(t *testing.T, name string, ok bool, judge func(h *Host) *Violation) {
+	t.Helper()
+	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if v := judge(h); (v == nil) != ok {
+		t.Errorf("%s: expected ok %t, got %v", name, ok, v)
 	}
 }
