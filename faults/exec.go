@@ -75,17 +75,25 @@ func (c *Container) outContent(i int) string {
 }
 
 // padded is content cut or padded with a filler to exactly size bytes; a
-// negative size leaves it as it is.
-func padded(content string, size int) string {
+// negative size leaves it as it is. It is built in place, once: a big
+// write's files are megabytes each, and the container keeps what it builds.
+func padded(content string, size int) []byte {
 	switch {
 	case size < 0:
-		return content
+		return []byte(content)
 	case len(content) >= size:
-		return content[:size]
+		return []byte(content[:size])
 	}
 	const filler = "0123456789abcdef"
-	rest := size - len(content)
-	return content + strings.Repeat(filler, rest/len(filler)) + filler[:rest%len(filler)]
+	b := make([]byte, size)
+	n := copy(b, content)
+	// The filler runs from its start after the content; each copy doubles
+	// the stretch already filled.
+	m := n + copy(b[n:], filler)
+	for m < size {
+		m += copy(b[m:], b[n:m])
+	}
+	return b
 }
 
 // runLocked interprets one command of the grammar in doc.go and returns
@@ -192,7 +200,7 @@ func (c *Container) settleLocked() {
 	}
 	c.currentRev++
 	for _, w := range c.staged {
-		c.stampLocked(w.path, w.content, false)
+		c.stampLocked(w.path, []byte(w.content), false)
 	}
 	c.staged = nil
 }
@@ -201,14 +209,14 @@ func (c *Container) settleLocked() {
 // (SPEC 6.1).
 func (c *Container) writeLocked(path, content string, deleted bool) {
 	c.currentRev++
-	c.stampLocked(path, content, deleted)
+	c.stampLocked(path, []byte(content), deleted)
 }
 
 // stampLocked sets path's state at the current rev.
-func (c *Container) stampLocked(path, content string, deleted bool) {
+func (c *Container) stampLocked(path string, content []byte, deleted bool) {
 	f := &remoteFile{deleted: deleted, rev: c.currentRev}
 	if !deleted {
-		f.content = []byte(content)
+		f.content = content
 	}
 	c.setFileLocked(path, f)
 	c.writes++

@@ -57,7 +57,7 @@ func TestFetchIndexMatchesWalk(t *testing.T) {
 		default:
 			c.currentRev++
 			for range 1 + r.IntN(12) {
-				c.stampLocked(path(), "y", false)
+				c.stampLocked(path(), []byte("y"), false)
 			}
 		}
 		after, through := cur(), cur()
@@ -160,7 +160,7 @@ func TestEntryCursorAfter(t *testing.T) {
 		default:
 			c.currentRev++
 			for range 1 + r.IntN(4) {
-				c.stampLocked(path(), "y", false)
+				c.stampLocked(path(), []byte("y"), false)
 			}
 		}
 		after := scheduler.At(r.Int64N(c.currentRev + 1))

@@ -20,6 +20,9 @@ import (
 // It never imports the workspace: changes and files are its own types.
 type LocalStore struct {
 	backends map[string]*localBackend
+	// shared: keep the contents callers hand in rather than copies
+	// (NewSharingLocalStore).
+	shared bool
 }
 
 // LocalChange is one change as the local store takes it (an upstream
@@ -63,9 +66,36 @@ type localBackend struct {
 	pushRow *scheduler.Cursor
 }
 
-// NewLocalStore returns the model of an empty store.
+// NewLocalStore returns the model of an empty store. It keeps a copy of
+// every content it is given.
 func NewLocalStore() *LocalStore {
 	return &LocalStore{backends: map[string]*localBackend{}}
+}
+
+// NewSharingLocalStore is NewLocalStore for a caller that never modifies a
+// content after handing it in (WriteFile, ApplyUpstream): the model keeps
+// the caller's slice instead of a copy. A simulator that feeds it the
+// calls a store received pays otherwise for a second copy of every
+// content, megabytes per big write, beside the store's own. Should the
+// code that made a call modify its content afterwards, the model follows
+// the modification and a correct store (which copied) then disagrees
+// with it.
+func NewSharingLocalStore() *LocalStore {
+	m := NewLocalStore()
+	m.shared = true
+	return m
+}
+
+// keep returns the stored form of a write's content: never nil, and a
+// copy unless the model shares contents.
+func (m *LocalStore) keep(content []byte) []byte {
+	switch {
+	case content == nil:
+		return []byte{}
+	case m.shared:
+		return content
+	}
+	return bytes.Clone(content)
 }
 
 func (m *LocalStore) backend(id string) *localBackend {
@@ -87,10 +117,7 @@ func (m *LocalStore) WriteFile(backend, path string, content []byte, deleted boo
 	if deleted {
 		delete(b.files, path)
 	} else {
-		c.Content = bytes.Clone(content)
-		if c.Content == nil {
-			c.Content = []byte{}
-		}
+		c.Content = m.keep(content)
 		b.files[path] = LocalFile{Path: path, Content: c.Content, Rev: b.currentRev}
 	}
 	b.supersede(path)
@@ -138,10 +165,7 @@ func (m *LocalStore) ApplyUpstream(backend string, changes []LocalChange) int {
 		case ok && bytes.Equal(live.Content, c.Content):
 		default:
 			applied++
-			content := bytes.Clone(c.Content)
-			if content == nil {
-				content = []byte{}
-			}
+			content := m.keep(c.Content)
 			b.files[c.Path] = LocalFile{Path: c.Path, Content: content, Rev: c.Rev}
 			b.supersede(c.Path)
 		}

@@ -113,3 +113,34 @@ func TestLocalStoreCursorRules(t *testing.T) {
 		t.Fatalf("scalar ahead of the row: expected {6,null}, got %s", got)
 	}
 }
+
+// TestSharingLocalStoreKeepsCallersContent: the sharing model keeps the
+// slice it was handed (a later change to it shows), the plain one a copy
+// (it does not), and both store an empty write as empty, not nil.
+func TestSharingLocalStoreKeepsCallersContent(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		m      *LocalStore
+		shared bool
+	}{{"plain", NewLocalStore(), false}, {"sharing", NewSharingLocalStore(), true}} {
+		w, u := []byte("written"), []byte("applied")
+		tc.m.WriteFile("b", "/w", w, false)
+		tc.m.ApplyUpstream("b", []LocalChange{{Rev: 1, Path: "/u", Content: u}})
+		tc.m.WriteFile("b", "/e", nil, false)
+		w[0], u[0] = 'W', 'A'
+		got := map[string]string{}
+		for _, f := range tc.m.Files("b") {
+			if f.Content == nil {
+				t.Errorf("%s: %s stored as nil", tc.name, f.Path)
+			}
+			got[f.Path] = string(f.Content)
+		}
+		wantW, wantU := "written", "applied"
+		if tc.shared {
+			wantW, wantU = "Written", "Applied"
+		}
+		if got["/w"] != wantW || got["/u"] != wantU || got["/e"] != "" {
+			t.Errorf("%s: files %q, want /w %q, /u %q, /e empty", tc.name, got, wantW, wantU)
+		}
+	}
+}

@@ -285,7 +285,7 @@ func NewHost(cfg Config) (*Host, error) {
 		storeOpen:  cfg.LocalStore,
 		factory:    cfg.Scheduler,
 		model:      model.Empty(),
-		localModel: model.NewLocalStore(),
+		localModel: model.NewSharingLocalStore(), // host_localmodel.go: why it shares contents
 		ctx:        context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
@@ -428,9 +428,14 @@ func (h *Host) start() error {
 	}
 	h.store = store
 	if h.starts == 0 {
-		h.probeLocalStore() // host_storeprobe.go
-		h.probeAPI()        // host_apiprobe.go
-		h.probeBudget()     // host_budgetprobe.go
+		probes := Stream(h.cfg.Seed, "probes").IntN(probeOneIn) == 0
+		if probes {
+			h.probeLocalStore() // host_storeprobe.go
+		}
+		h.probeAPI() // host_apiprobe.go
+		if probes {
+			h.probeBudget() // host_budgetprobe.go
+		}
 	}
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // scenario fixed, always valid, so pullBatch's budget validation (SPEC 6.4:
 // maxEntries and maxBytes positive safe integers, in that order, then a
 // wall-time limit that is absent or positive) would never run. At its first
-// start the host therefore runs probeBudgets retries of its own, each on a
+// start (in one seed of probeOneIn) the host therefore runs probeBudgets retries of its own, each on a
 // workspace of its own over a fault-free container with an empty log and
 // one planted intent, with a budget drawn from edge values, and holds each
 // result to the rule as this file restates it: a valid budget completes

@@ -278,8 +278,9 @@ func (h *Host) Liveness() *Violation {
 			return h.fail("push-count", fmt.Sprintf("tail push %s: expected %d (the changes the runtime acknowledged), got %d", h.names[i], want, tailPushed[i]))
 		}
 	}
+	h.listed.reset() // the tail moved the stores on since the last check
 	for i, c := range h.containers {
-		local, err := h.store.Files(h.names[i])
+		local, err := h.localFiles(i)
 		if err != nil {
 			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}

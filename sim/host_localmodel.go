@@ -21,6 +21,13 @@ import (
 // The model's apply counts also make Applied exact (judgeAppliedExact): a
 // pull's Applied is the sum of what its last pass's applies changed, and
 // what each apply changed is predicted here, not read from the store.
+//
+// The model shares the contents it is fed (model.NewSharingLocalStore)
+// instead of copying them: a host write's content is made fresh for that
+// write by the host, an upstream entry's by the runtime that served it
+// (faults clones every content it serves), and the workspace hands each to
+// the store and never writes into it again. A run with big files moved
+// every megabyte through one more copy for the model alone.
 
 // appliedRec is one apply that reached the store: the actor that made it,
 // its backend, how far the backend's runtime record had got (which pass of

@@ -12,12 +12,20 @@ import (
 // push window never ends exactly on a pending change, upstream entries
 // rarely meet a path with a pending host write, a delete rarely names a
 // path the store lacks. A store wrong only there would pass every run. So
-// at its first start the host drives the store itself, on a backend of its
-// own that no workspace uses, through a short random sequence of every
-// call with those edge inputs, each answer checked against the store model
-// like any other (local-store). The probe draws from its own stream, makes
+// at its first start (in one seed of probeOneIn) the host drives the store
+// itself, on a backend of its own that no workspace uses, through a short
+// random sequence of every call with those edge inputs, each answer
+// checked against the store model like any other (local-store). The probe draws from its own stream, makes
 // no trace line and runs on the bare store (no injected fault), so the rest
 // of the run is the same with or without it.
+
+// probeOneIn: the store probe and the budget probe (host_budgetprobe.go)
+// run at the first start of one seed in this many, drawn from the seed's
+// "probes" stream. Each checks the store or the workspace apart from the
+// run, so what a seed adds is only another random sequence; together they
+// cost about a twelfth of a default scenario, and a sweep of a thousand
+// seeds still runs some 250 of each. Their own tests drive them directly.
+const probeOneIn = 4
 
 // probeBackend is the probe's backend id: no workspace backend is named so.
 const probeBackend = "syncsim-store-probe"
