@@ -1,45 +1,167 @@
 package oracle
 
 import (
-	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // SPEC 1.4's safeErrorMessage, as the harness reads it: the judge predicts
 // texts the workspace builds from error messages (SPEC 5.2's reconnect
 // wrappers quote two of them), so it needs the rule itself, written here
-// apart from the workspace's scanners (workspace/redact.go) as the two
-// JavaScript expressions of the original, spelled for RE2:
+// apart from the workspace's scanners (workspace/redact.go). The original
+// is two JavaScript expressions:
 //
 //	/\b(authorization|token|api[_-]?key|password|secret|cookie)=([^\s&]+)/gi
 //	/\bBearer\s+[^\s,;]+/gi
 //
-// What JavaScript means by them without the /u flag, and RE2 would read
-// otherwise: \s is JavaScript's white space and line terminators (jsSpace,
-// not RE2's ASCII \s); /i folds ASCII letters only (RE2's (?i) would also
-// take U+212A KELVIN SIGN for k and U+017F LONG S for s), so every letter
-// is a class of its two ASCII cases; \b is the ASCII word boundary, as in
-// RE2. TestSafeTextMatchesJavaScript holds the result to the outputs
-// JavaScript itself wrote (workspace/testdata/safemsg).
+// What JavaScript means by them without the /u flag: \s is JavaScript's
+// white space and line terminators (isJSSpace, not RE2's ASCII \s); /i
+// folds ASCII letters only (no U+212A KELVIN SIGN for k, no U+017F LONG S
+// for s); \b is the ASCII word boundary. A global replace takes the
+// leftmost match, replaces it and goes on after it, over the original
+// text; the second expression runs over the first one's output.
+//
+// The two scans below say exactly that. They were regular expressions
+// (the test keeps them, jsPatterns, and holds the scans to them on random
+// texts); as code they cost the judge a tenth of what the regexp engine
+// did, and the judge predicts a text at almost every failed operation.
+// TestSafeTextMatchesJavaScript holds the result to the outputs JavaScript
+// itself wrote (workspace/testdata/safemsg).
 
-// jsSpace is the class body of JavaScript's \s: WhiteSpace and
+// isJSSpace reports whether r is in JavaScript's \s: WhiteSpace and
 // LineTerminator, category Zs under Unicode 15 and later.
-const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
-
-var (
-	redactAssignment = regexp.MustCompile(`\b(` + asciiFold("authorization") + `|` + asciiFold("token") + `|` +
-		asciiFold("api") + `[_-]?` + asciiFold("key") + `|` + asciiFold("password") + `|` + asciiFold("secret") + `|` +
-		asciiFold("cookie") + `)=[^` + jsSpace + `&]+`)
-	redactBearer = regexp.MustCompile(`\b` + asciiFold("bearer") + `[` + jsSpace + `]+[^` + jsSpace + `,;]+`)
-)
-
-// asciiFold is word as a pattern matching it in any ASCII case only.
-func asciiFold(word string) string {
-	var b strings.Builder
-	for _, c := range word {
-		b.WriteString("[" + strings.ToLower(string(c)) + strings.ToUpper(string(c)) + "]")
+func isJSSpace(r rune) bool {
+	switch {
+	case r == ' ' || r >= '\t' && r <= '\r':
+		return true
+	case r < 0xa0:
+		return false
 	}
-	return b.String()
+	switch r {
+	case 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// isWordByte reports whether c is in \w (ASCII letters, digits, '_'); a
+// byte of a multi-byte character never is.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
+}
+
+// boundaryBefore reports whether \b holds just before s[i], a word byte.
+func boundaryBefore(s string, i int) bool { return i == 0 || !isWordByte(s[i-1]) }
+
+// hasFoldPrefix reports whether s[i:] starts with word (lower-case ASCII
+// letters) in some ASCII case.
+func hasFoldPrefix(s string, i int, word string) bool {
+	if len(s)-i < len(word) {
+		return false
+	}
+	for j := range len(word) {
+		if s[i+j]|0x20 != word[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// runEnd returns where the run of characters from i that are neither
+// JavaScript white space nor in stop ends.
+func runEnd(s string, i int, stop string) int {
+	for i < len(s) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if isJSSpace(r) || strings.ContainsRune(stop, r) {
+			break
+		}
+		i += w
+	}
+	return i
+}
+
+// credentialNames are the first expression's names but api[_-]?key, in
+// its order (no two begin alike, so at most one matches anywhere).
+var credentialNames = []string{"authorization", "token", "password", "secret", "cookie"}
+
+// credentialNameEnd returns where a credential name starting at s[i]
+// ends, or -1 when none starts there.
+func credentialNameEnd(s string, i int) int {
+	if hasFoldPrefix(s, i, "api") {
+		j := i + 3
+		if j < len(s) && (s[j] == '_' || s[j] == '-') && hasFoldPrefix(s, j+1, "key") {
+			return j + 4
+		}
+		if hasFoldPrefix(s, j, "key") {
+			return j + 3
+		}
+		return -1
+	}
+	for _, name := range credentialNames {
+		if hasFoldPrefix(s, i, name) {
+			return i + len(name)
+		}
+	}
+	return -1
+}
+
+// redactAssignments is the first expression's replace: name=value becomes
+// name=[REDACTED], the name as written.
+func redactAssignments(s string) string {
+	var out []byte
+	kept := 0 // s[kept:] is not in out yet
+	for i := 0; i < len(s); i++ {
+		if !boundaryBefore(s, i) {
+			continue
+		}
+		eq := credentialNameEnd(s, i)
+		if eq < 0 || eq >= len(s) || s[eq] != '=' {
+			continue
+		}
+		end := runEnd(s, eq+1, "&")
+		if end == eq+1 {
+			continue
+		}
+		out = append(append(out, s[kept:eq]...), "=[REDACTED]"...)
+		kept, i = end, end-1
+	}
+	if out == nil {
+		return s
+	}
+	return string(append(out, s[kept:]...))
+}
+
+// redactBearerTokens is the second expression's replace: "Bearer", white
+// space and a token become "Bearer [REDACTED]".
+func redactBearerTokens(s string) string {
+	var out []byte
+	kept := 0
+	for i := 0; i < len(s); i++ {
+		if !boundaryBefore(s, i) || !hasFoldPrefix(s, i, "bearer") {
+			continue
+		}
+		token := i + len("bearer")
+		for token < len(s) {
+			r, w := utf8.DecodeRuneInString(s[token:])
+			if !isJSSpace(r) {
+				break
+			}
+			token += w
+		}
+		if token == i+len("bearer") {
+			continue
+		}
+		end := runEnd(s, token, ",;")
+		if end == token {
+			continue
+		}
+		out = append(append(out, s[kept:i]...), "Bearer [REDACTED]"...)
+		kept, i = end, end-1
+	}
+	if out == nil {
+		return s
+	}
+	return string(append(out, s[kept:]...))
 }
 
 // maxSafeUnits is SPEC 1.4's cut, in UTF-16 code units.
@@ -57,31 +179,7 @@ func SafeText(msg string) string {
 		}
 		return r
 	}, msg)
-	// Both patterns need a literal the scan below finds far faster than
-	// the regexp engine fails: an assignment needs "=", a token "bearer"
-	// in some ASCII case. Most texts the judge predicts have neither.
-	if strings.IndexByte(msg, '=') >= 0 {
-		msg = redactAssignment.ReplaceAllString(msg, "${1}=[REDACTED]")
-	}
-	if containsFoldASCII(msg, "bearer") {
-		msg = redactBearer.ReplaceAllLiteralString(msg, "Bearer [REDACTED]")
-	}
-	return CutUTF16(msg, maxSafeUnits)
-}
-
-// containsFoldASCII reports whether s holds word (lower-case ASCII letters)
-// in any ASCII case, as the patterns' asciiFold classes match it.
-func containsFoldASCII(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for j < len(word) && s[i+j]|0x20 == word[j] {
-			j++
-		}
-		if j == len(word) {
-			return true
-		}
-	}
-	return false
+	return CutUTF16(redactBearerTokens(redactAssignments(msg)), maxSafeUnits)
 }
 
 // CutUTF16 keeps the longest prefix of s of at most n UTF-16 code units,
