@@ -12,42 +12,53 @@ import "github.com/syncsim/syncsim/scheduler"
 // so a wrong settle or a wrong equality in the production rule makes the
 // alarm differ from this account instead of from nothing.
 type Settled struct {
-	byBackend map[string]scheduler.Intent // read by key only: no order reaches a decision
+	// intents holds the settled intents, one per backend, as private
+	// copies. A handful of backends at most, so a slice scanned in full
+	// costs a firing less than maps built anew at each one.
+	intents []scheduler.Intent
 }
 
 // Settle returns the account after a firing: handed are the intents the
 // host handed over (listed before the firing), after the store listed
 // once the retries returned.
 func (s Settled) Settle(handed, after []scheduler.Intent) Settled {
-	stored := make(map[string]scheduler.Intent, len(after))
-	for _, in := range after {
-		stored[in.Backend] = in
-	}
-	next := Settled{byBackend: make(map[string]scheduler.Intent, len(handed)+len(s.byBackend))}
+	var next Settled
 	keep := func(in scheduler.Intent) {
-		if st, ok := stored[in.Backend]; ok && SameIntent(st, in) {
-			next.byBackend[in.Backend] = cloneIntent(st)
+		st, ok := findIntent(after, in.Backend)
+		if !ok || !SameIntent(st, in) {
+			return
 		}
+		if prev, ok := findIntent(s.intents, in.Backend); ok && SameIntent(prev, st) {
+			next.intents = append(next.intents, prev) // already a private copy
+			return
+		}
+		next.intents = append(next.intents, cloneIntent(st))
 	}
 	for _, in := range handed {
 		keep(in)
 	}
-	handedTo := make(map[string]bool, len(handed))
-	for _, in := range handed {
-		handedTo[in.Backend] = true
-	}
-	for b, in := range s.byBackend {
-		if !handedTo[b] {
+	for _, in := range s.intents {
+		if _, handedOver := findIntent(handed, in.Backend); !handedOver {
 			keep(in)
 		}
 	}
 	return next
 }
 
+// findIntent returns backend's intent in ins, if any.
+func findIntent(ins []scheduler.Intent, backend string) (scheduler.Intent, bool) {
+	for _, in := range ins {
+		if in.Backend == backend {
+			return in, true
+		}
+	}
+	return scheduler.Intent{}, false
+}
+
 // Has reports whether in is settled: handed over and stored unchanged
 // since.
 func (s Settled) Has(in scheduler.Intent) bool {
-	st, ok := s.byBackend[in.Backend]
+	st, ok := findIntent(s.intents, in.Backend)
 	return ok && SameIntent(st, in)
 }
 

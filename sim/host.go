@@ -428,13 +428,10 @@ func (h *Host) start() error {
 	}
 	h.store = store
 	if h.starts == 0 {
-		probes := Stream(h.cfg.Seed, "probes").IntN(probeOneIn) == 0
-		if probes {
+		if Stream(h.cfg.Seed, "probes").IntN(probeOneIn) == 0 {
 			h.probeLocalStore() // host_storeprobe.go
-		}
-		h.probeAPI() // host_apiprobe.go
-		if probes {
-			h.probeBudget() // host_budgetprobe.go
+			h.probeAPI()        // host_apiprobe.go
+			h.probeBudget()     // host_budgetprobe.go
 		}
 	}
 	inner, err := h.factory(h.cfg.Dir)

@@ -13,14 +13,14 @@ import (
 // start with options the scenario fixed, all valid, and never reads the
 // names the SPEC gives its enumerations, so the workspace's option
 // validation (SPEC 2.2) and its sync-mode names (SPEC 4, 5.4: a handle's
-// sync is "none" or not) would go unchecked by every run. At its first
-// start the host therefore builds probeBuilds workspaces of its own with
-// retry options drawn from edge values (defaults, whole and fractional
-// milliseconds, negatives, the 2^53−1 bound) and holds each outcome to the
-// SPEC 2.2 rule as this file restates it, never as the workspace states
-// it. Like the store probe it draws from its own stream, makes no trace
-// line unless it fails and connects nothing, so the rest of the run is the
-// same with or without it.
+// sync is "none" or not) would go unchecked by every run. At its first start
+// (in one seed of probeOneIn) the host therefore builds probeBuilds
+// workspaces of its own with retry options drawn from edge values (defaults,
+// whole and fractional milliseconds, negatives, the 2^53−1 bound) and holds
+// each outcome to the SPEC 2.2 rule as this file restates it, never as the
+// workspace states it. Like the store probe it draws from its own stream,
+// makes no trace line unless it fails and connects nothing, so the rest of
+// the run is the same with or without it.
 
 // probeBuilds is how many workspaces one probe builds.
 const probeBuilds = 2

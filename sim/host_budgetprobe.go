@@ -17,13 +17,14 @@ import (
 // scenario fixed, always valid, so pullBatch's budget validation (SPEC 6.4:
 // maxEntries and maxBytes positive safe integers, in that order, then a
 // wall-time limit that is absent or positive) would never run. At its first
-// start (in one seed of probeOneIn) the host therefore runs probeBudgets retries of its own, each on a
-// workspace of its own over a fault-free container with an empty log and
-// one planted intent, with a budget drawn from edge values, and holds each
-// result to the rule as this file restates it: a valid budget completes
-// (nothing to fetch), an invalid one is a counted failure (pending, attempt
-// 2) carrying the SPEC's message for the first failing field. Own stream,
-// own container, stores and clock; no trace line unless it fails.
+// start (in one seed of probeOneIn) the host therefore runs probeBudgets
+// retries of its own, each on a workspace of its own over a fault-free
+// container with an empty log and one planted intent, with a budget drawn
+// from edge values, and holds each result to the rule as this file restates
+// it: a valid budget completes (nothing to fetch), an invalid one is a
+// counted failure (pending, attempt 2) carrying the SPEC's message for the
+// first failing field. Own stream, own container, stores and clock; no trace
+// line unless it fails.
 
 // probeBudgets is how many retries one budget probe runs.
 const probeBudgets = 2

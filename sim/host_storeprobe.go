@@ -19,12 +19,13 @@ import (
 // no trace line and runs on the bare store (no injected fault), so the rest
 // of the run is the same with or without it.
 
-// probeOneIn: the store probe and the budget probe (host_budgetprobe.go)
-// run at the first start of one seed in this many, drawn from the seed's
-// "probes" stream. Each checks the store or the workspace apart from the
-// run, so what a seed adds is only another random sequence; together they
-// cost about a twelfth of a default scenario, and a sweep of a thousand
-// seeds still runs some 250 of each. Their own tests drive them directly.
+// probeOneIn: the store probe, the API probe (host_apiprobe.go) and the
+// budget probe (host_budgetprobe.go) run at the first start of one seed in
+// this many, drawn from the seed's "probes" stream. Each checks the store
+// or the workspace apart from the run, so what a seed adds is only another
+// random draw; together they cost about a tenth of a default scenario, and
+// a sweep of a thousand seeds still runs some 250 of each. Their own tests
+// drive them directly.
 const probeOneIn = 4
 
 // probeBackend is the probe's backend id: no workspace backend is named so.
