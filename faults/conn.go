@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -298,7 +299,7 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 	}
 	for _, ch := range req.Changes {
 		c.currentRev++
-		c.setFileLocked(ch.Path, &remoteFile{content: cloneBytes(ch.Content), deleted: ch.Deleted, rev: c.currentRev, pushed: true})
+		c.setFileLocked(ch.Path, &remoteFile{content: c.pushedContentLocked(ch), deleted: ch.Deleted, rev: c.currentRev, pushed: true})
 	}
 	peer := sender.Rev > 0
 	if peer && c.fetchCursor.Less(sender) {
@@ -315,6 +316,18 @@ func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.
 	}
 	c.appendLocked(call)
 	return res, nil
+}
+
+// pushedContentLocked is the remote's own copy of a pushed change's
+// content. A push the reply of which was lost is sent again, and a push
+// cursor reset sends every pending change again: when the path already
+// holds that content, the remote keeps the copy it has (contents are
+// never written in place) instead of copying megabytes once more.
+func (c *Container) pushedContentLocked(ch workspace.Change) []byte {
+	if old := c.files[ch.Path]; old != nil && !ch.Deleted && !old.deleted && len(ch.Content) > 0 && bytes.Equal(old.content, ch.Content) {
+		return old.content
+	}
+	return cloneBytes(ch.Content)
 }
 
 // cloneBytes copies b, keeping nil as nil.

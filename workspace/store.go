@@ -21,7 +21,9 @@ type Store interface {
 	// CurrentRev is the backend's latest local revision (0 when none).
 	CurrentRev(backend string) (int64, error)
 	// LocalChanges returns coalesced local changes in (after, through], one per
-	// path at its latest state, ordered by (rev, path), at most limit.
+	// path at its latest state, ordered by (rev, path), at most limit. Their
+	// contents may be shared with the store: the caller reads them and must
+	// not modify one.
 	LocalChanges(backend string, after, through Cursor, limit int) ([]Change, error)
 
 	// FetchCursor reads the fetch cursor; a stored rev 0 reads as {0,null}.

@@ -79,8 +79,9 @@ func (s *MemoryStore) WriteFile(backend, path string, content []byte, deleted bo
 	n.currentRev++
 	rev := n.currentRev
 	// One private copy serves the file and its logged change: neither is
-	// ever written in place (every read hands out a copy), and a run's big
-	// files would otherwise sit in the store twice.
+	// ever written in place (Files hands out copies; FilesShared and
+	// LocalChanges share contents read-only), and a run's big files would
+	// otherwise sit in the store twice.
 	stored := changeContent(deleted, content)
 	if deleted {
 		n.remove(path)
@@ -203,7 +204,10 @@ func (s *MemoryStore) CurrentRev(backend string) (int64, error) {
 	return s.ns(backend).currentRev, nil
 }
 
-// LocalChanges implements Store.
+// LocalChanges implements Store. The changes share their contents with the
+// store, which never changes a content in place (a write logs a fresh
+// copy): a push reads its whole batch on every attempt, megabytes when a
+// big write is pending, and copied it all each time only to send it.
 func (s *MemoryStore) LocalChanges(backend string, after, through Cursor, limit int) ([]Change, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -221,7 +225,7 @@ func (s *MemoryStore) LocalChanges(backend string, after, through Cursor, limit 
 			break
 		}
 		if !c.stale && inRange(c.Cursor(), after, through) {
-			out = append(out, Change{Rev: c.Rev, Path: c.Path, Deleted: c.Deleted, Content: changeContent(c.Deleted, c.Content)})
+			out = append(out, c.Change) // the content shared: see Store.LocalChanges
 		}
 	}
 	if len(out) == 0 {
