@@ -285,6 +285,7 @@ func NewHost(cfg Config) (*Host, error) {
 		storeOpen:  cfg.LocalStore,
 		factory:    cfg.Scheduler,
 		model:      model.Empty(),
+		actorCalls: getCallBuf(),
 		localModel: model.NewSharingLocalStore(), // host_localmodel.go: why it shares contents
 		ctx:        context.Background(),
 		stats: Stats{
@@ -534,6 +535,8 @@ func (h *Host) Close() error {
 		c.ReleaseRecord() // nothing reads a record once the run is over
 	}
 	h.drained = nil
+	putCallBuf(h.actorCalls)
+	h.actorCalls = nil
 	var errs []error
 	for _, s := range []any{h.store, h.inner} {
 		if c, ok := s.(interface{ Close() error }); ok {

@@ -274,7 +274,7 @@ func (h *Host) Liveness() *Violation {
 	for i, c := range h.containers {
 		// push-count: Workspace.Push returns the changes the runtime
 		// acknowledged to it (SPEC 5.1), read from the runtime's record.
-		if want := expectedPushCount(c.AppendRecordSince(nil, tailFrom[i]), tailNames[i]); tailPushed[i] != want {
+		if want := expectedPushCount(c.RecordView(tailFrom[i]), tailNames[i]); tailPushed[i] != want {
 			return h.fail("push-count", fmt.Sprintf("tail push %s: expected %d (the changes the runtime acknowledged), got %d", h.names[i], want, tailPushed[i]))
 		}
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
@@ -225,6 +226,28 @@ func byActor(buf *[]faults.Call, calls []faults.Call, actor string) []faults.Cal
 	}
 	*buf = appendByActor((*buf)[:0], calls, actor)
 	return *buf
+}
+
+// callBufs holds the judge's buffers of one actor's calls (Host.actorCalls)
+// between runs: a run grows its buffer to the longest operation's calls,
+// tens of kilobytes, and a sweep would otherwise do so at every seed.
+var callBufs sync.Pool
+
+// getCallBuf returns an empty buffer, reused when a finished run left one.
+func getCallBuf() []faults.Call {
+	if p, ok := callBufs.Get().(*[]faults.Call); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// putCallBuf hands buf on to a later run. Nothing may read it afterwards.
+func putCallBuf(buf []faults.Call) {
+	if cap(buf) > 0 {
+		clear(buf[:cap(buf)]) // drop what the calls point to
+		buf = buf[:0]
+		callBufs.Put(&buf)
+	}
 }
 
 // appendByActor appends to dst the calls one actor made.

@@ -90,8 +90,9 @@ type tailPull struct {
 // the cross-side assertion (docs/SPEC.md 6.3 QUIRK), and that error must
 // match ErrCrossSideInvariant.
 func (h *Host) judgeTailPulls(names []string, from []int, pulls []tailPull) *Violation {
+	var buf []faults.Call
 	for i, c := range h.containers {
-		calls := appendByActor(nil, c.AppendRecordSince(nil, from[i]), names[i])
+		calls := byActor(&buf, c.RecordView(from[i]), names[i])
 		n := 0
 		for n < len(calls) && calls[n].Seq <= pulls[i].upTo {
 			n++

@@ -54,30 +54,46 @@ func (h *Host) prepareRun() (*rand.Rand, []string) {
 // actor it draws from the Run's "-" stream. A fault wrapper holding a
 // rand.Rand over it therefore draws per operation without knowing it.
 type actorSource struct {
-	h       *Host
-	label   string
-	streams map[string]*rand.PCG
+	h     *Host
+	label string
+	// byActor remembers each actor's stream in the Run byRun, so that
+	// switching back to an actor finds its stream without building and
+	// hashing its key again (a handoff happens at almost every blocking
+	// point). It forgets at every new Run: it must not keep finished
+	// actors, and their closures, alive for the rest of a long run.
+	byActor map[*actor]*rand.PCG
+	byRun   string
 	// the last actor's stream, so that a run of draws by one actor looks
-	// up its key once
+	// up nothing
 	lastActor *actor
 	lastRun   string
 	last      *rand.PCG
 }
 
 func (h *Host) actorRand(label string) *rand.Rand {
-	return rand.New(&actorSource{h: h, label: label, streams: map[string]*rand.PCG{}})
+	return rand.New(&actorSource{h: h, label: label, byActor: map[*actor]*rand.PCG{}})
 }
 
 func (s *actorSource) Uint64() uint64 {
 	a := s.h.rt.current
 	if s.last == nil || a != s.lastActor || s.h.runKey != s.lastRun {
-		key := s.h.runKey + "/" + s.h.rt.ActorLocal()
-		p, ok := s.streams[key]
-		if !ok {
-			p = streamSource(s.h.cfg.Seed, s.label+"@"+key)
-			s.streams[key] = p
-		}
-		s.lastActor, s.lastRun, s.last = a, s.h.runKey, p
+		s.lastActor, s.lastRun, s.last = a, s.h.runKey, s.stream(a)
 	}
 	return s.last.Uint64()
+}
+
+// stream returns actor a's stream in the Run in progress.
+func (s *actorSource) stream(a *actor) *rand.PCG {
+	run := s.h.runKey
+	if run != s.byRun {
+		clear(s.byActor)
+		s.byRun = run
+	}
+	if p, ok := s.byActor[a]; ok {
+		return p
+	}
+	// A local name is unique in its Run, so one actor is one key.
+	p := streamSource(s.h.cfg.Seed, s.label+"@"+run+"/"+s.h.rt.ActorLocal())
+	s.byActor[a] = p
+	return p
 }
