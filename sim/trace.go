@@ -160,7 +160,14 @@ func (t *Trace) commit(b []byte) {
 		}
 		t.ring = append(t.ring, t.slot(b))
 	default:
-		t.ring[t.head] = append(t.ring[t.head][:0], b...)
+		slot := t.ring[t.head]
+		if cap(slot) < len(b) {
+			// Room to spare, so that the slot takes the next long line
+			// in place: lines vary in length, and a slot only as long as
+			// its last line was reallocated for every longer one.
+			slot = make([]byte, 0, len(b)+len(b)/2)
+		}
+		t.ring[t.head] = append(slot[:0], b...)
 		t.head = (t.head + 1) % t.keep
 	}
 }

@@ -194,3 +194,26 @@ func TestTraceKeepSlotsOfChangingLength(t *testing.T) {
 		t.Errorf("hash %s (kept %s), want SHA-256 of the lines %x", got, kept.Hash(), sum)
 	}
 }
+
+// TestTraceRingKeepsLinesOfAnyLength: a bounded trace keeps the last lines
+// exactly whatever their lengths (a slot reused for a longer line grows,
+// one reused for a shorter line keeps its room without its tail showing).
+func TestTraceRingKeepsLinesOfAnyLength(t *testing.T) {
+	tr := NewTrace(time.Unix(0, 0))
+	tr.Keep(3)
+	var want []string
+	for i := range 40 {
+		detail := "d=" + strings.Repeat("x", (i*37)%90)
+		tr.Add(time.Unix(int64(i), 0), "a", "k", detail)
+		want = append(want, detail)
+	}
+	got := tr.Lines()
+	if len(got) != 3 {
+		t.Fatalf("kept %d lines, want 3", len(got))
+	}
+	for i, l := range got {
+		if !strings.HasSuffix(l, " "+want[37+i]) {
+			t.Errorf("line %d = %q, want it to end with %q", i, l, want[37+i])
+		}
+	}
+}
