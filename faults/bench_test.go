@@ -3,6 +3,7 @@ package faults
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -174,6 +175,18 @@ func TestStoreCallStringMatchesFmt(t *testing.T) {
 		}
 		if got, want := sc.String(), storeCallStringFmt(sc); got != want {
 			t.Fatalf("StoreCall.String differs from the fmt reference:\n got %q\nwant %q", got, want)
+		}
+	}
+}
+
+// TestAppendQuotedIsStrconv: the short way gives strconv's quoting for
+// every byte value around the printable range, alone and in a field.
+func TestAppendQuotedIsStrconv(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string(rune(c)), "a" + string([]byte{byte(c)}) + "b", "/out/1-" + string(rune(c))} {
+			if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
+				t.Fatalf("appendQuoted(%q) = %s, want %s", s, got, want)
+			}
 		}
 	}
 }

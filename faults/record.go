@@ -211,7 +211,7 @@ func (c Call) appendBody(b []byte) []byte {
 		}
 	case OpExec:
 		b = append(b, ' ')
-		b = strconv.AppendQuote(b, c.Command)
+		b = appendQuoted(b, c.Command)
 	case OpEventNext:
 		if c.EOF {
 			b = append(b, " eof"...)
@@ -287,9 +287,24 @@ func appendFault(b []byte, k Kind, armed bool, err string) []byte {
 	}
 	if err != "" {
 		b = append(b, " err "...)
-		b = strconv.AppendQuote(b, err)
+		b = appendQuoted(b, err)
 	}
 	return b
+}
+
+// appendQuoted is strconv.AppendQuote, with a short way for the usual
+// field: printable ASCII with no quote or backslash is itself between
+// quotes. Every record line quotes its paths, commands and errors, and the
+// general path looks at each rune.
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // appendCursor appends scheduler.Cursor.String's form, {rev,null} or
@@ -301,7 +316,7 @@ func appendCursor(b []byte, c scheduler.Cursor) []byte {
 		return append(b, ",null}"...)
 	}
 	b = append(b, ',')
-	b = strconv.AppendQuote(b, c.Path)
+	b = appendQuoted(b, c.Path)
 	return append(b, '}')
 }
 
