@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -223,6 +224,8 @@ type Host struct {
 	opKey    string
 	opRuns   int
 	runKey   string     // the Run in progress, or the last one
+	drawSrc  rand.PCG   // actorDraw's generator, reseeded at each draw
+	draw     *rand.Rand // over drawSrc
 	schedule []string   // written for the operation's first Run
 	done     []finished // ops finished during the current step, in order
 	stats    Stats

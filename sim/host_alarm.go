@@ -102,7 +102,7 @@ func (h *Host) rearmAfterRequest() {
 // armed for an intent a request already cleared, which fires with nothing
 // due.
 func (h *Host) rearmsAfterRequest(name string) bool {
-	return Stream(h.cfg.Seed, "rearm/"+h.nextRunKey()+"/"+h.rt.LocalName(name)).IntN(2) == 0
+	return h.actorDraw("rearm", name).IntN(2) == 0
 }
 
 // noteAlarm traces the Waker's alarm when it moved.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/scheduler"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,7 +106,7 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 	})
 	id = h.callID(b, name)
 	rearm = h.rearmsAfterRequest(name)
-	if code := exitCode(h.cfg.Seed, h.nextRunKey()+"/"+h.rt.LocalName(name)); code != 0 {
+	if code := exitCode(h.actorDraw("exit", name)); code != 0 {
 		command += "; exit " + strconv.Itoa(code)
 		details = append(details, "exit="+strconv.Itoa(code))
 	}
@@ -159,7 +160,7 @@ func (h *Host) spawnOp(f *finished, run func(ws *workspace.Workspace, ctx contex
 // actor on a stream of its own (key: its Run and local name), so it moves
 // no other draw; call it after the actor is registered.
 func (h *Host) callID(b int, name string) string {
-	if b == 0 && Stream(h.cfg.Seed, "default-id/"+h.nextRunKey()+"/"+h.rt.LocalName(name)).IntN(2) == 0 {
+	if b == 0 && h.actorDraw("default-id", name).IntN(2) == 0 {
 		h.stats.Faults["default-id"]++
 		return ""
 	}
@@ -743,8 +744,7 @@ func (h *Host) plantIntent(b int, attempt int, stale bool, from scheduler.Cursor
 // draw and no other operation moves it): mostly 0, sometimes
 // any other code, so that an exec reporting the wrong one is caught
 // (property exit-code).
-func exitCode(seed uint64, key string) int {
-	r := Stream(seed, "exit/"+key)
+func exitCode(r *rand.Rand) int {
 	if r.IntN(4) != 0 {
 		return 0
 	}

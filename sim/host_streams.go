@@ -97,3 +97,26 @@ func (s *actorSource) stream(a *actor) *rand.PCG {
 	s.byActor[a] = p
 	return p
 }
+
+// actorDraw is Stream(seed, prefix+"/"+Run key+"/"+local name of the actor
+// called name) for the draws made once per actor as it is registered
+// (callID, rearmsAfterRequest, exitCode): hashed in parts and drawn from
+// the host's one reusable generator, reseeded, instead of a label built
+// and a generator allocated for each. The result is valid until the next
+// actorDraw; a rand.Rand keeps no state of its own beyond its source, so
+// a reseeded one draws what a fresh Stream would.
+func (h *Host) actorDraw(prefix, name string) *rand.Rand {
+	var n [20]byte
+	hash := fnvAdd(fnvOffset, prefix)
+	hash = fnvAdd(hash, "/")
+	hash = fnvAdd(hash, h.opKey)
+	hash = fnvAdd(hash, "/")
+	hash = fnvAdd(hash, string(strconv.AppendInt(n[:0], int64(h.opRuns), 10)))
+	hash = fnvAdd(hash, "/")
+	hash = fnvAdd(hash, h.rt.LocalName(name))
+	h.drawSrc.Seed(streamKeys(h.cfg.Seed, hash))
+	if h.draw == nil {
+		h.draw = rand.New(&h.drawSrc)
+	}
+	return h.draw
+}

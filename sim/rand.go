@@ -29,20 +29,28 @@ func Stream(seed uint64, label string) *rand.Rand {
 
 // streamSource is the PCG source behind Stream(seed, label).
 func streamSource(seed uint64, label string) *rand.PCG {
-	state := seed ^ splitMix64(fnv1a64(label))
-	hi := splitMixNext(&state)
-	lo := splitMixNext(&state)
-	return rand.NewPCG(hi, lo)
+	return rand.NewPCG(streamKeys(seed, fnv1a64(label)))
+}
+
+// streamKeys are the PCG seeds of the stream whose label hashes to
+// labelHash (fnv1a64).
+func streamKeys(seed, labelHash uint64) (hi, lo uint64) {
+	state := seed ^ splitMix64(labelHash)
+	hi = splitMixNext(&state)
+	lo = splitMixNext(&state)
+	return hi, lo
 }
 
 // fnv1a64 is FNV-1a, 64 bit; written out because hash/fnv allocates and its
 // value is what makes streams stable, so it must never change.
-func fnv1a64(s string) uint64 {
-	const (
-		offset64 = 14695981039346656037
-		prime64  = 1099511628211
-	)
-	h := uint64(offset64)
+func fnv1a64(s string) uint64 { return fnvAdd(fnvOffset, s) }
+
+const fnvOffset = 14695981039346656037
+
+// fnvAdd continues an FNV-1a 64 hash h over s: hashing a label in parts
+// gives what hashing the parts joined gives, without joining them.
+func fnvAdd(h uint64, s string) uint64 {
+	const prime64 = 1099511628211
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= prime64

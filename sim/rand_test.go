@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -94,5 +95,26 @@ func TestFNV1aKnownValues(t *testing.T) {
 func BenchmarkStream(b *testing.B) {
 	for i := range b.N {
 		Stream(uint64(i), LabelWorkload)
+	}
+}
+
+// TestFnvAddInPartsIsWhole: hashing a label in parts (actorDraw) gives the
+// hash of the joined label, so a stream drawn that way is Stream's.
+func TestFnvAddInPartsIsWhole(t *testing.T) {
+	parts := []string{"exit", "/", "exec b0 wait 3#2", "/", "17", "/", "#4.exec.b0/2"}
+	h, whole := uint64(fnvOffset), ""
+	for _, p := range parts {
+		h, whole = fnvAdd(h, p), whole+p
+	}
+	if h != fnv1a64(whole) {
+		t.Fatalf("in parts %#x, whole %#x", h, fnv1a64(whole))
+	}
+	var src rand.PCG
+	src.Seed(streamKeys(9, h))
+	a, b := rand.New(&src), Stream(9, whole)
+	for range 8 {
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("reseeded source %d, Stream %d", x, y)
+		}
 	}
 }
