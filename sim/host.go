@@ -226,6 +226,8 @@ type Host struct {
 	runKey   string     // the Run in progress, or the last one
 	drawSrc  rand.PCG   // actorDraw's generator, reseeded at each draw
 	draw     *rand.Rand // over drawSrc
+	runSrc   rand.PCG   // the Run's interleaving stream (prepareRun)
+	runRand  *rand.Rand // over runSrc
 	schedule []string   // written for the operation's first Run
 	done     []finished // ops finished during the current step, in order
 	stats    Stats

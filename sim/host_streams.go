@@ -46,7 +46,14 @@ func (h *Host) prepareRun() (*rand.Rand, []string) {
 	schedule := h.schedule
 	h.schedule = nil
 	h.opRuns++
-	return Stream(h.cfg.Seed, LabelInterleave+"/"+h.runKey), schedule
+	// Stream(seed, LabelInterleave+"/"+runKey), on the host's own
+	// generator reseeded (a Run's stream serves that Run only, and Runs
+	// never overlap).
+	h.runSrc.Seed(streamKeys(h.cfg.Seed, fnvAdd(fnvAdd(fnvAdd(fnvOffset, LabelInterleave), "/"), h.runKey)))
+	if h.runRand == nil {
+		h.runRand = rand.New(&h.runSrc)
+	}
+	return h.runRand, schedule
 }
 
 // actorSource is a rand.Source that draws from a stream of the running
