@@ -61,7 +61,7 @@
 // bounded by the intent's target, predicted from the model's table), applied (Applied exact: the sum of what the
 // last pass's applies changed, each counted by LocalStore; also bounded by the entries served), local-store (every
 // answer of the local store is LocalStore's, which is fed the calls that reached the store and never their answers:
-// predicted; every run also probes the store at its edges on a backend of its own), replay (SPEC 5.2: a
+// predicted; one run in four also probes the store at its edges on a backend of its own), replay (SPEC 5.2: a
 // transport failure of a reconnecting operation is replayed once, a spawn only when provably not dispatched: record,
 // with the failure's class fixed by the harness that made it), invalidate (SPEC 5.2, 5.3: the connection such a
 // failure happened on is closed: record), batch-budget (SPEC 6.4 entry budget),

@@ -114,8 +114,9 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	if v := h.Violation(); v != nil {
 		// The system under test failed at the first host start (a store
 		// that cannot open, a refused build, a panic): no step runs.
-		// A close error is not reported: the violation already is.
-		_ = h.Close()
+		// A close error (or panic) is not reported: the violation
+		// already is.
+		h.Guard(func() *sim.Violation { _ = h.Close(); return nil })
 		return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: h.Stats(), Recorded: s}, nil
 	}
 	rec := s
@@ -124,7 +125,9 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	}
 	keys := opKeys(s.Ops)
 	h.SetOp("start", nil)
-	v := h.Step()
+	// Every call into the host is guarded: it runs system-under-test
+	// code outside any actor too (sim.Host.Guard).
+	v := h.Guard(h.Step)
 	steps := 0 // steps run, as Steps counts them
 	for i, op := range s.Ops {
 		if v != nil {
@@ -133,16 +136,22 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 		steps += Steps(s.Ops[i : i+1])
 		h.SetOp(keys[i], nil)
 		var ran ranGroup
-		v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
+		v = h.Guard(func() (v *sim.Violation) {
+			v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
+			return v
+		})
 		if o.RecordSchedules && op.Kind == OpGroup {
 			rec.Ops[i] = rec.Ops[i].withLanding(parsedSchedule(ran))
 		}
 	}
 	if v == nil && !o.NoLiveness {
 		h.SetOp("liveness", nil)
-		v = h.Liveness()
+		v = h.Guard(h.Liveness)
 	}
-	closeErr := h.Close()
+	var closeErr error
+	if cv := h.Guard(func() *sim.Violation { closeErr = h.Close(); return nil }); v == nil {
+		v = cv
+	}
 	if v == nil && closeErr != nil {
 		return Result{}, closeErr
 	}
