@@ -125,10 +125,7 @@ func redactAssignments(s string) string {
 		out = append(append(out, s[kept:eq]...), "=[REDACTED]"...)
 		kept, i = end, end-1
 	}
-	if out == nil {
-		return s
-	}
-	return string(append(out, s[kept:]...))
+	return replaced(s, out, kept)
 }
 
 // redactBearerTokens is the second expression's replace: "Bearer", white
@@ -140,14 +137,7 @@ func redactBearerTokens(s string) string {
 		if !boundaryBefore(s, i) || !hasFoldPrefix(s, i, "bearer") {
 			continue
 		}
-		token := i + len("bearer")
-		for token < len(s) {
-			r, w := utf8.DecodeRuneInString(s[token:])
-			if !isJSSpace(r) {
-				break
-			}
-			token += w
-		}
+		token := spaceEnd(s, i+len("bearer"))
 		if token == i+len("bearer") {
 			continue
 		}
@@ -158,10 +148,28 @@ func redactBearerTokens(s string) string {
 		out = append(append(out, s[kept:i]...), "Bearer [REDACTED]"...)
 		kept, i = end, end-1
 	}
+	return replaced(s, out, kept)
+}
+
+// replaced finishes a scan's replace: s itself when nothing matched (out
+// nil), else out followed by what is left of s from kept.
+func replaced(s string, out []byte, kept int) string {
 	if out == nil {
 		return s
 	}
 	return string(append(out, s[kept:]...))
+}
+
+// spaceEnd returns where the run of JavaScript white space from i ends.
+func spaceEnd(s string, i int) int {
+	for i < len(s) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if !isJSSpace(r) {
+			break
+		}
+		i += w
+	}
+	return i
 }
 
 // maxSafeUnits is SPEC 1.4's cut, in UTF-16 code units.
