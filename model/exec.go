@@ -101,7 +101,7 @@ func (s State) schedulePending(o Options, backend string, runtime *string, captu
 	if failed {
 		return s, scheduler.Intent{}, errScheduling
 	}
-	existing, ok := s.intents[backend]
+	existing, ok := s.lookup(backend)
 	same := ok && (runtime == nil || (existing.RuntimeID != nil && *existing.RuntimeID == *runtime))
 	if !capture && same {
 		return s, existing, nil // coalesced: attempt, notBefore and target kept

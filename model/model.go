@@ -2,7 +2,8 @@ package model
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
@@ -23,48 +24,79 @@ type Options struct {
 
 // State is the intent table: at most one intent per backend.
 type State struct {
-	intents map[string]scheduler.Intent
+	// intents are private copies ordered by backend, never changed in
+	// place: with builds a new slice. A table holds a handful of
+	// backends, so copying a sorted slice costs an update less than
+	// copying a map did, and Intents needs no sort.
+	intents []scheduler.Intent
 }
 
 // Empty is the table with no intents.
-func Empty() State { return State{intents: map[string]scheduler.Intent{}} }
+func Empty() State { return State{} }
 
 // FromIntents builds a table (e.g. what a host restart must preserve).
+// Of two intents for one backend, the later one counts.
 func FromIntents(in []scheduler.Intent) State {
 	s := Empty()
-	for _, i := range in {
-		s.intents[i.Backend] = i.Clone()
+	for i := range in {
+		s = s.with(in[i].Backend, &in[i])
 	}
 	return s
 }
 
 // Intent returns the intent the table holds for backend.
 func (s State) Intent(backend string) (scheduler.Intent, bool) {
-	i, ok := s.intents[backend]
+	i, ok := s.lookup(backend)
 	return i.Clone(), ok
 }
 
 // Intents returns every intent ordered by backend.
 func (s State) Intents() []scheduler.Intent {
-	out := make([]scheduler.Intent, 0, len(s.intents))
-	for _, i := range s.intents {
-		out = append(out, i.Clone())
+	out := make([]scheduler.Intent, len(s.intents))
+	for i, in := range s.intents {
+		out[i] = in.Clone()
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Backend < out[b].Backend })
 	return out
 }
 
+// lookup returns the table's own intent for backend (not a copy: callers
+// must not change it).
+func (s State) lookup(backend string) (scheduler.Intent, bool) {
+	if i, ok := s.find(backend); ok {
+		return s.intents[i], true
+	}
+	return scheduler.Intent{}, false
+}
+
+// find returns where backend's intent is, or would be inserted.
+func (s State) find(backend string) (int, bool) {
+	return slices.BinarySearchFunc(s.intents, backend, func(in scheduler.Intent, b string) int {
+		return strings.Compare(in.Backend, b)
+	})
+}
+
+// with returns the table with backend's intent set to a copy of in, or
+// removed when in is nil.
 func (s State) with(backend string, in *scheduler.Intent) State {
-	next := State{intents: make(map[string]scheduler.Intent, len(s.intents)+1)}
-	for k, v := range s.intents {
-		next.intents[k] = v
+	i, found := s.find(backend)
+	n := len(s.intents)
+	switch {
+	case in == nil && !found:
+		return s
+	case in == nil:
+		next := make([]scheduler.Intent, 0, n-1)
+		next = append(next, s.intents[:i]...)
+		return State{intents: append(next, s.intents[i+1:]...)}
+	case found:
+		next := slices.Clone(s.intents)
+		next[i] = in.Clone()
+		return State{intents: next}
+	default:
+		next := make([]scheduler.Intent, 0, n+1)
+		next = append(next, s.intents[:i]...)
+		next = append(next, in.Clone())
+		return State{intents: append(next, s.intents[i:]...)}
 	}
-	if in == nil {
-		delete(next.intents, backend)
-	} else {
-		next.intents[backend] = in.Clone()
-	}
-	return next
 }
 
 // Delay is the backoff of SPEC 2.3: initial·2^(attempt−1) capped at max,

@@ -80,7 +80,7 @@ func (s State) retry(o Options, backend string, now time.Time, pull Pull, c *cal
 	if err != nil || failed {
 		return s, RetryResult{Rejected: true}, err
 	}
-	in, ok := s.intents[backend]
+	in, ok := s.lookup(backend)
 	if !ok {
 		return s, RetryResult{Status: "idle"}, nil
 	}

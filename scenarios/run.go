@@ -137,7 +137,11 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 		h.SetOp(keys[i], nil)
 		var ran ranGroup
 		v = h.Guard(func() (v *sim.Violation) {
-			v, ran = apply(h, op, cutStream(s.Seed, keys[i]))
+			var cut interface{ IntN(int) int }
+			if op.Kind == OpGroup {
+				cut = cutStream(s.Seed, keys[i]) // only a group can be cut
+			}
+			v, ran = apply(h, op, cut)
 			return v
 		})
 		if o.RecordSchedules && op.Kind == OpGroup {

@@ -41,33 +41,36 @@ import (
 type Trace struct {
 	start   time.Time
 	headers []string
-	// Without Keep, lines holds every event line. With Keep(n > 0), ring
-	// holds the last n as byte slots reused in place (a sweep adds millions
-	// of lines and reads almost none of them); head is then the index of the
-	// oldest slot once the ring is full.
-	lines   []string
-	ring    [][]byte
-	head    int
-	keep    int  // with limited: how many event lines to hold
-	limited bool // Keep was called
-	count   int  // event lines added
-	hasher  hash.Hash
-	// pending holds lines not yet given to hasher: SHA-256 is fed in
-	// batches of a few KiB, not one short line per call (each call pays
-	// a fixed cost of its own). Hash flushes it.
-	pending []byte
+	// Every line is written once, straight into log, '\n'-terminated:
+	// log[:hashed] has been given to hasher, the rest is pending (SHA-256
+	// is fed in batches of a few KiB, not one short line per call, since
+	// each call pays a fixed cost of its own; Hash flushes). Without
+	// Keep, lines also holds every event line as a string. With Keep(n >
+	// 0), starts holds where the last n event lines start in log, as a
+	// ring whose oldest entry is at head once it is full: the kept lines
+	// stay where they were written (a sweep adds millions of lines and
+	// reads almost none of them), and a flush moves them to the front of
+	// log only once they are a small part of it (compact).
+	lines     []string
+	log       []byte
+	hashed    int
+	starts    []int
+	head      int
+	lineStart int  // where the line being written starts in log
+	keep      int  // with limited: how many event lines to hold
+	limited   bool // Keep was called
+	count     int  // event lines added
+	hasher    hash.Hash
 	// flag, when set, is a marker no line may carry; flagged is the first
 	// line that did (see Flag).
 	flag    []byte
 	flagged string
-	buf     []byte   // reused line buffer
-	slab    []byte   // where the ring's slots are first cut from
 	scratch []string // reused sorted copy of details
 }
 
 // NewTrace returns an empty trace whose times are printed relative to start.
 func NewTrace(start time.Time) *Trace {
-	return &Trace{start: start, hasher: sha256.New(), pending: make([]byte, 0, hashBatch+hashBatch/2)}
+	return &Trace{start: start, hasher: sha256.New(), log: make([]byte, 0, hashBatch+hashBatch/2)}
 }
 
 // Header adds a line printed before every event line. It panics once an event
@@ -124,12 +127,14 @@ func (t *Trace) addDetailBytes(at time.Time, actor, kind string, detail []byte) 
 	t.commit(b)
 }
 
-// appendHead starts a line in t.buf: time offset, actor and kind.
+// appendHead starts a line at the end of log: time offset, actor and kind.
+// The caller appends the rest and hands the result to commit.
 func (t *Trace) appendHead(at time.Time, actor, kind string) []byte {
 	if actor == "" {
 		actor = "-"
 	}
-	return event.AppendHead(t.buf[:0], at.Sub(t.start), actor, kind)
+	t.lineStart = len(t.log)
+	return event.AppendHead(t.log, at.Sub(t.start), actor, kind)
 }
 
 // Flag makes the trace remember the first line that contains marker (""
@@ -139,64 +144,44 @@ func (t *Trace) Flag(marker string) { t.flag = []byte(marker) }
 // Flagged returns the first line that carried the Flag marker, if any.
 func (t *Trace) Flagged() (line string, ok bool) { return t.flagged, t.flagged != "" }
 
-// commit hashes the finished line b and keeps it as Keep says.
+// commit ends the line appendHead started: b is log with the line
+// appended. It terminates the line, keeps it as Keep says and hashes
+// pending lines once there are enough.
 func (t *Trace) commit(b []byte) {
-	if len(t.flag) > 0 && t.flagged == "" && bytes.Contains(b, t.flag) {
-		t.flagged = string(b)
+	line := b[t.lineStart:]
+	if len(t.flag) > 0 && t.flagged == "" && bytes.Contains(line, t.flag) {
+		t.flagged = string(line)
 	}
-	t.pending = append(append(t.pending, b...), '\n')
-	if len(t.pending) >= hashBatch {
-		t.flushHash()
-	}
-	t.buf = b
 	t.count++
 	switch {
 	case !t.limited:
-		t.lines = append(t.lines, string(b))
+		t.lines = append(t.lines, string(line))
 	case t.keep == 0:
-	case len(t.ring) < t.keep:
-		if t.ring == nil {
-			t.ring = make([][]byte, 0, t.keep)
+	case len(t.starts) < t.keep:
+		if t.starts == nil {
+			t.starts = make([]int, 0, t.keep)
 		}
-		t.ring = append(t.ring, t.slot(b))
+		t.starts = append(t.starts, t.lineStart)
 	default:
-		slot := t.ring[t.head]
-		if cap(slot) < len(b) {
-			// Room to spare, so that the slot takes the next long line
-			// in place: lines vary in length, and a slot only as long as
-			// its last line was reallocated for every longer one.
-			slot = make([]byte, 0, len(b)+len(b)/2)
-		}
-		t.ring[t.head] = append(slot[:0], b...)
+		t.starts[t.head] = t.lineStart
 		t.head = (t.head + 1) % t.keep
 	}
-}
-
-// slot copies b into the slab the ring's slots are cut from (one
-// allocation for many first-time slots instead of one each), clipped so
-// that a later, longer line in the slot is copied out rather than written
-// over its neighbour.
-func (t *Trace) slot(b []byte) []byte {
-	if len(t.slab)+len(b) > cap(t.slab) {
-		t.slab = make([]byte, 0, max(slabBytes, len(b)))
+	t.log = append(b, '\n')
+	if len(t.log)-t.hashed >= hashBatch {
+		t.flushHash()
 	}
-	start := len(t.slab)
-	t.slab = append(t.slab, b...)
-	return t.slab[start:len(t.slab):len(t.slab)]
 }
-
-// slabBytes is the size of one slab of ring slots: about a dozen lines.
-const slabBytes = 2 << 10
 
 // kept returns the kept event lines, oldest first.
 func (t *Trace) kept() []string {
 	if !t.limited {
 		return t.lines
 	}
-	out := make([]string, 0, len(t.ring))
-	for _, part := range [2][][]byte{t.ring[t.head:], t.ring[:t.head]} {
-		for _, l := range part {
-			out = append(out, string(l))
+	out := make([]string, 0, len(t.starts))
+	for _, part := range [2][]int{t.starts[t.head:], t.starts[:t.head]} {
+		for _, start := range part {
+			line := t.log[start:]
+			out = append(out, string(line[:bytes.IndexByte(line, '\n')]))
 		}
 	}
 	return out
@@ -237,7 +222,7 @@ func (t *Trace) Lines() []string {
 func (t *Trace) Len() int { return t.count }
 
 // Dropped is the number of event lines no longer held because of Keep.
-func (t *Trace) Dropped() int { return t.count - len(t.lines) - len(t.ring) }
+func (t *Trace) Dropped() int { return t.count - len(t.lines) - len(t.starts) }
 
 // Hash returns the hex SHA-256 over every header and event line added so far,
 // each terminated by "\n". Adding more lines afterwards continues the hash.
@@ -251,8 +236,29 @@ const hashBatch = 2 << 10
 
 // flushHash hashes the pending lines.
 func (t *Trace) flushHash() {
-	t.hasher.Write(t.pending)
-	t.pending = t.pending[:0]
+	t.hasher.Write(t.log[t.hashed:])
+	t.hashed = len(t.log)
+	t.compact()
+}
+
+// compact drops the hashed lines no one keeps from log. When lines are
+// kept, it moves them to the front only once they are at most a quarter
+// of log, so that each byte is moved a third of a time on average rather
+// than at every flush.
+func (t *Trace) compact() {
+	from := t.hashed
+	if len(t.starts) > 0 {
+		from = min(from, t.starts[t.head%len(t.starts)]) // the oldest kept line
+	}
+	if from < len(t.log)*3/4 {
+		return
+	}
+	n := copy(t.log, t.log[from:])
+	t.log = t.log[:n]
+	t.hashed -= from
+	for i := range t.starts {
+		t.starts[i] -= from
+	}
 }
 
 // WriteTo writes Lines, one per "\n"-terminated line, and ends with the line
@@ -298,5 +304,5 @@ func FirstDiff(a, b []string) (index int, lineA, lineB string, differ bool) {
 }
 
 func (t *Trace) hash(line string) {
-	t.pending = append(append(t.pending, line...), '\n')
+	t.log = append(append(t.log, line...), '\n')
 }

@@ -196,8 +196,7 @@ func TestTraceKeepSlotsOfChangingLength(t *testing.T) {
 }
 
 // TestTraceRingKeepsLinesOfAnyLength: a bounded trace keeps the last lines
-// exactly whatever their lengths (a slot reused for a longer line grows,
-// one reused for a shorter line keeps its room without its tail showing).
+// exactly whatever their lengths.
 func TestTraceRingKeepsLinesOfAnyLength(t *testing.T) {
 	tr := NewTrace(time.Unix(0, 0))
 	tr.Keep(3)
@@ -216,4 +215,46 @@ func TestTraceRingKeepsLinesOfAnyLength(t *testing.T) {
 			t.Errorf("line %d = %q, want it to end with %q", i, l, want[37+i])
 		}
 	}
+}
+
+// TestTraceKeepAcrossFlushes: a bounded trace keeps its last lines where it
+// wrote them and moves them only when a flush finds them a small part of its
+// buffer. Whatever the lines' lengths (some longer than a hash batch), the
+// bound and the moment of reading (Hash flushes at once), the kept lines are
+// the last ones added and the hash is the full trace's.
+func TestTraceKeepAcrossFlushes(t *testing.T) {
+	for _, keep := range []int{1, 2, 5, 64, 300} {
+		full, kept := NewTrace(traceStart), NewTrace(traceStart)
+		kept.Keep(keep)
+		for _, tr := range []*Trace{full, kept} {
+			tr.Header("h")
+		}
+		for i := range 3000 {
+			n := (i * 131) % 97
+			if i%211 == 0 {
+				n = 3 * hashBatch // one line longer than a batch
+			}
+			for _, tr := range []*Trace{full, kept} {
+				tr.Add(traceStart.Add(time.Duration(i)*time.Millisecond), "a", "e", "k="+strings.Repeat("y", n))
+			}
+			if i%97 == 0 || i%500 == 499 {
+				if kept.Hash() != full.Hash() {
+					t.Fatalf("keep %d, line %d: hash differs from the full trace's", keep, i)
+				}
+				all := full.Lines()
+				want := append([]string{"h"}, all[max(1, len(all)-keep):]...)
+				if got := kept.Lines(); !slices.Equal(got, want) {
+					t.Fatalf("keep %d, line %d: kept %d lines, want the last %d (first differs: %v)", keep, i, len(got)-1, len(want)-1, firstDiffers(got, want))
+				}
+			}
+		}
+		if kept.Dropped() != 3000-keep {
+			t.Errorf("keep %d: Dropped = %d, want %d", keep, kept.Dropped(), 3000-keep)
+		}
+	}
+}
+
+func firstDiffers(a, b []string) int {
+	i, _, _, _ := FirstDiff(a, b)
+	return i
 }

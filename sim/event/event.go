@@ -1,7 +1,9 @@
 package event
 
 import (
+	"bytes"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -203,24 +205,30 @@ func AppendHead(b []byte, at time.Duration, actor, kind string) []byte {
 }
 
 // AppendOneLine appends s, Go-quoted whole when it holds a line break, so
-// that a detail (or a record body) never breaks the one-line format.
+// that a detail (or a record body) never breaks the one-line format. s must
+// not share memory with b's spare capacity.
 func AppendOneLine[S string | []byte](b []byte, s S) []byte {
-	if hasLineBreak(s) {
-		return strconv.AppendQuote(b, string(s))
+	// Copy first, then look for a line break in the copy: the search runs
+	// on bytes, whatever S is, with bytes.IndexByte's vector loop, over
+	// memory the copy has just brought into the cache. A line break is
+	// rare; then the copy is dropped for the quoted form.
+	n := len(b)
+	b = append(b, s...)
+	if hasLineBreak(b[n:]) {
+		return strconv.AppendQuote(b[:n], string(s))
 	}
-	return append(b, s...)
+	return b
 }
 
-// hasLineBreak reports whether s holds a '\n' or '\r' (what
-// strings.ContainsAny(s, "\n\r") says, without building its byte set on
-// every field of every line).
-func hasLineBreak[S string | []byte](s S) bool {
-	for i := range len(s) {
-		if c := s[i]; c == '\n' || c == '\r' {
-			return true
-		}
-	}
-	return false
+// hasLineBreak reports whether p holds a '\n' or '\r' (what
+// bytes.ContainsAny(p, "\n\r") says, without decoding runes).
+func hasLineBreak(p []byte) bool {
+	return bytes.IndexByte(p, '\n') >= 0 || bytes.IndexByte(p, '\r') >= 0
+}
+
+// lineBreakIn is hasLineBreak for a string.
+func lineBreakIn(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0
 }
 
 // appendHeadField appends an actor or kind, quoted when it would not read

@@ -34,7 +34,7 @@ var recordFlags = []string{"relaunched", "eof", "armed", "not-found"}
 // earlier lines not kept" line are not events and return an error wrapping
 // ErrNotEvent.
 func ParseEvent(line string) (Event, error) {
-	if hasLineBreak(line) {
+	if lineBreakIn(line) {
 		return Event{}, notEvent("a raw line break")
 	}
 	ts, rest, ok := strings.Cut(line, " ")
@@ -208,7 +208,7 @@ func wholeQuoted(s string) (string, bool) {
 		return "", false
 	}
 	u, _ := strconv.Unquote(q)
-	return u, hasLineBreak(u)
+	return u, lineBreakIn(u)
 }
 
 // parseRecordBody reads a runtime or store call: "#seq op [backend] ...".
@@ -301,7 +301,7 @@ func nextDetail(s string) (Field, string) {
 	if strings.HasPrefix(s, `"`) {
 		if q, ok := quotedToken(s); ok {
 			u, _ := strconv.Unquote(q)
-			if !hasLineBreak(u) {
+			if !lineBreakIn(u) {
 				return Field{Value: u, Form: Bare, Quoted: true}, s[len(q):]
 			}
 			return wholeDetail(u), s[len(q):]
