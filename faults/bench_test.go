@@ -180,12 +180,16 @@ func TestStoreCallStringMatchesFmt(t *testing.T) {
 }
 
 // TestAppendQuotedIsStrconv: the short way gives strconv's quoting for
-// every byte value around the printable range, alone and in a field.
+// every byte value around the printable range, alone and in a field, and
+// QuotesAsIs says so only where strconv leaves the text as it is.
 func TestAppendQuotedIsStrconv(t *testing.T) {
 	for c := range 256 {
 		for _, s := range []string{string(rune(c)), "a" + string([]byte{byte(c)}) + "b", "/out/1-" + string(rune(c))} {
 			if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
 				t.Fatalf("appendQuoted(%q) = %s, want %s", s, got, want)
+			}
+			if QuotesAsIs(s) && strconv.Quote(s) != `"`+s+`"` {
+				t.Fatalf("QuotesAsIs(%q), but strconv quotes it as %s", s, strconv.Quote(s))
 			}
 		}
 	}

@@ -293,18 +293,28 @@ func appendFault(b []byte, k Kind, armed bool, err string) []byte {
 }
 
 // appendQuoted is strconv.AppendQuote, with a short way for the usual
-// field: printable ASCII with no quote or backslash is itself between
-// quotes. Every record line quotes its paths, commands and errors, and the
-// general path looks at each rune.
+// field (QuotesAsIs). Every record line quotes its paths, commands and
+// errors, and the general path looks at each rune.
 func appendQuoted(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
-			return strconv.AppendQuote(b, s)
-		}
+	if !QuotesAsIs(s) {
+		return strconv.AppendQuote(b, s)
 	}
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// QuotesAsIs reports whether strconv.Quote(s) is s itself between double
+// quotes: s is printable ASCII with no quote or backslash. Whoever quotes
+// many short texts (record lines here, the host's trace details) can then
+// skip strconv's walk over runes.
+func QuotesAsIs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // appendCursor appends scheduler.Cursor.String's form, {rev,null} or

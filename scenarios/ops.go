@@ -171,6 +171,7 @@ func (o Op) Armed() faults.Armed { return faults.Armed{Kind: o.Fault, On: o.On, 
 // several lines, its members indented).
 func (o Op) String() string {
 	var b strings.Builder
+	b.Grow(48) // one op's line, most of the time
 	o.format(&b, "")
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -180,33 +181,34 @@ func (o Op) format(b *strings.Builder, indent string) {
 	b.WriteString(o.Kind.String())
 	switch o.Kind {
 	case OpExec:
-		fmt.Fprintf(b, " b%d %s writes=%d", o.Backend, o.Mode, o.Writes)
+		writeBackend(b, o.Backend)
+		b.WriteString(" " + o.Mode.String() + " writes=" + strconv.Itoa(o.Writes))
 		if o.Staged {
 			b.WriteString(" staged")
 		}
 		if o.Size > 0 {
-			fmt.Fprintf(b, " size=%d", o.Size)
+			b.WriteString(" size=" + strconv.Itoa(o.Size))
 		}
 	case OpWrite, OpCrash, OpRestart, OpTruncate, OpPull:
-		fmt.Fprintf(b, " b%d", o.Backend)
+		writeBackend(b, o.Backend)
 		if o.Delete {
 			b.WriteString(" delete")
 		}
 		if o.Files > 1 {
-			fmt.Fprintf(b, " files=%d", o.Files)
+			b.WriteString(" files=" + strconv.Itoa(o.Files))
 		}
 		if o.Kind == OpWrite && o.Size > 0 {
-			fmt.Fprintf(b, " size=%d", o.Size)
+			b.WriteString(" size=" + strconv.Itoa(o.Size))
 		}
 	case OpRetry:
-		fmt.Fprintf(b, " b%d", o.Backend)
+		writeBackend(b, o.Backend)
 		if o.Early {
 			b.WriteString(" early")
 		} else {
 			b.WriteString(" due")
 		}
 	case OpLoseIdentity:
-		fmt.Fprintf(b, " b%d", o.Backend)
+		writeBackend(b, o.Backend)
 		if o.None {
 			b.WriteString(" none")
 		}
@@ -217,7 +219,8 @@ func (o Op) format(b *strings.Builder, indent string) {
 			b.WriteString(" clean")
 		}
 	case OpPlant:
-		fmt.Fprintf(b, " b%d attempt=%d", o.Backend, o.Attempt)
+		writeBackend(b, o.Backend)
+		b.WriteString(" attempt=" + strconv.Itoa(o.Attempt))
 		if o.Stale {
 			b.WriteString(" stale")
 		}
@@ -229,7 +232,8 @@ func (o Op) format(b *strings.Builder, indent string) {
 			b.WriteString(strconv.Itoa(o.Target))
 		}
 	case OpInject:
-		fmt.Fprintf(b, " b%d %s on=%s", o.Backend, o.Fault, o.On)
+		writeBackend(b, o.Backend)
+		b.WriteString(" " + o.Fault.String() + " on=" + string(o.On))
 		if o.After != 0 {
 			b.WriteString(" after=" + strconv.Itoa(o.After))
 		}
@@ -244,6 +248,13 @@ func (o Op) format(b *strings.Builder, indent string) {
 		b.WriteString(indent + "end")
 	}
 	b.WriteString("\n")
+}
+
+// writeBackend writes " b<n>", the backend an op names (fmt is not used
+// here: every op of every run is rendered for its key, opKeys).
+func writeBackend(b *strings.Builder, n int) {
+	b.WriteString(" b")
+	b.WriteString(strconv.Itoa(n))
 }
 
 // Steps counts ops, members of groups included: the size a shrinker reports.

@@ -371,6 +371,12 @@ func describeExec(r workspace.ExecResult, err error) []string {
 }
 
 // oneWord quotes s so a trace detail stays one key=value field.
-func oneWord(s string) string { return strconv.Quote(strings.TrimSpace(s)) }
+func oneWord(s string) string {
+	s = strings.TrimSpace(s)
+	if faults.QuotesAsIs(s) {
+		return `"` + s + `"` // what strconv.Quote gives, without its walk over runes
+	}
+	return strconv.Quote(s)
+}
 
 func itoa(n int) string { return strconv.Itoa(n) }
