@@ -69,7 +69,10 @@
 // push-batch and push-target (SPEC 6.5: each batch's size and sender cursor,
 // and the run's target, predicted from what the batch's reads of the local
 // store found by LocalStore),
-// pull-to-end and wait-pulls (SPEC 3.2, 6.3), fetched-applied (SPEC 8.7:
+// pull-to-end and wait-pulls (SPEC 3.2, 6.3), apply-batch (SPEC 6.3 step
+// 7, 6.4, S10, S11, R4: each apply holds exactly the entries its stream
+// served since the last one, PULL_BATCH_SIZE of them for pullOnce unless
+// the stream has ended, one for pullBatch: record), fetched-applied (SPEC 8.7:
 // the cursor never covers an entry the local store lacks), host-write (an
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
 // store failure the harness did not inject), lost-message (SPEC 5.2 step 1:

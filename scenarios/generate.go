@@ -343,6 +343,32 @@ func addBigWrites(r *rand.Rand, ops []Op) {
 	})
 }
 
+// pullBurstOneIn: one exec in this many, top level or in a group, writes
+// pullBurstWrites files, at most one per scenario: one past SPEC 6.3's
+// PULL_BATCH_SIZE of 256, so the pullOnce that brings them (a wait exec's
+// post-command pull, an explicit pull, the liveness tail's) applies a full
+// batch and then the rest after its stream's end, and one whose stream
+// fails in between must have checkpointed the first batch (SPEC R4, S10,
+// S11; property apply-batch). Only under the default retry budget, like
+// addBursts: a retry whose drawn budget moves a few entries per call would
+// need a firing per few entries to bring a burst (a budget of one entry,
+// 257 firings, past the liveness tail's bound of 256). Rare, and at most
+// one per scenario, for the reason of hostBurstOneIn: each burst is 257
+// entries through the container, the stores and the models.
+const (
+	pullBurstOneIn  = 64
+	pullBurstWrites = 257
+)
+
+// addPullBursts turns about one exec in pullBurstOneIn that writes ordinary
+// files into a pull burst, at most one per scenario, drawing from r, a
+// stream of its own, after the workload, like addHostBursts.
+func addPullBursts(r *rand.Rand, ops []Op) {
+	editOneLeaf(r, ops, pullBurstOneIn, func(o *Op) bool { return o.Kind == OpExec && o.Size == 0 }, func(o *Op) {
+		o.Writes = pullBurstWrites
+	})
+}
+
 // deleteOneIn: one host write in this many is a delete instead.
 const deleteOneIn = 4
 
@@ -397,13 +423,7 @@ const (
 // run does not pile thousands of pending saves up), drawing from r, a
 // stream of its own, after the workload.
 func addHostBursts(r *rand.Rand, ops []Op) {
-	done := false
-	forEachLeaf(ops, func(o *Op) {
-		if !done && o.Kind == OpWrite && !o.Delete && r.IntN(hostBurstOneIn) == 0 {
-			o.Files = hostBurstFiles
-			done = true
-		}
-	})
+	editOneLeaf(r, ops, hostBurstOneIn, savesContent, func(o *Op) { o.Files = hostBurstFiles })
 }
 
 // bigHostOneIn: in a seed whose pushes run under the default push batch,
@@ -421,11 +441,24 @@ const bigHostOneIn = 128
 // keep failing, and every push reads its pending changes' contents (a
 // 5,000-step seed went from 0.5 s to 1.5 s).
 func addBigHostWrites(r *rand.Rand, ops []Op) {
+	editOneLeaf(r, ops, bigHostOneIn, savesContent, func(o *Op) {
+		o.Files = bigFilesMin + r.IntN(bigFilesMax-bigFilesMin+1)
+		o.Size = bigSizeMin + r.IntN(bigSizeMax-bigSizeMin+1)
+	})
+}
+
+// savesContent: o is a host write that is not a delete.
+func savesContent(o *Op) bool { return o.Kind == OpWrite && !o.Delete }
+
+// editOneLeaf edits at most one leaf op (forEachLeaf's order): the first
+// that match accepts and that wins a one-in-oneIn draw from r. Every
+// accepted leaf up to it draws once, none after it, so the ops before the
+// edited one decide alone where it lands.
+func editOneLeaf(r *rand.Rand, ops []Op, oneIn int, match func(o *Op) bool, edit func(o *Op)) {
 	done := false
 	forEachLeaf(ops, func(o *Op) {
-		if !done && o.Kind == OpWrite && !o.Delete && r.IntN(bigHostOneIn) == 0 {
-			o.Files = bigFilesMin + r.IntN(bigFilesMax-bigFilesMin+1)
-			o.Size = bigSizeMin + r.IntN(bigSizeMax-bigSizeMin+1)
+		if !done && match(o) && r.IntN(oneIn) == 0 {
+			edit(o)
 			done = true
 		}
 	})

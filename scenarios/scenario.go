@@ -240,6 +240,9 @@ func FromSeed(seed uint64, c Config) Scenario {
 		// already (a wall-time budget stops none without a tick).
 		addBursts(sim.Stream(seed, "bursts"), ops)
 		addBigWrites(sim.Stream(seed, "big-writes"), ops)
+		// A retry under a budget of a few entries or bytes would need a
+		// firing per few entries of a pull burst, past the tail's bound.
+		addPullBursts(sim.Stream(seed, "pull-bursts"), ops)
 	}
 	return Scenario{Seed: seed, Config: c, Profile: profile, Ops: ops}
 }

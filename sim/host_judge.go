@@ -45,6 +45,9 @@ func (h *Host) judge(f finished) *Violation {
 	if v := h.judgeInvalidate(f, calls); v != nil {
 		return v
 	}
+	if v := h.judgeApplyBatches(f.actor, f.backend, calls, applyBatchOf(f.kind)); v != nil {
+		return v
+	}
 	switch f.kind {
 	case "write", "delete":
 		if errors.Is(f.err, faults.ErrInjected) {

@@ -31,12 +31,16 @@ import (
 
 // appliedRec is one apply that reached the store: the actor that made it,
 // its backend, how far the backend's runtime record had got (which pass of
-// the actor's operation it belongs to) and the count a correct store gives.
+// the actor's operation it belongs to), the count a correct store gives,
+// and the entries it carried (how many, the first and the last), which
+// apply-batch holds to what the stream served (host_applybatch.go).
 type appliedRec struct {
-	actor   string
-	backend string
-	pos     int
-	n       int
+	actor       string
+	backend     string
+	pos         int
+	n           int
+	entries     int
+	first, last scheduler.Cursor
 }
 
 // modelMismatch breaks local-store at a call whose answer was not the
@@ -73,7 +77,11 @@ func (h *Host) modelApplyUpstream(backend string, changes []workspace.Change, n 
 		h.modelMismatch("apply-upstream", backend, fmt.Sprintf("of %d entries", len(changes)),
 			fmt.Sprintf("%d applied (a delete always counts, a write unless the path holds that content: SPEC 6.7)", want), n)
 	}
-	h.applies = append(h.applies, appliedRec{actor: h.storeActor(), backend: backend, pos: h.recordPos(backend), n: want})
+	rec := appliedRec{actor: h.storeActor(), backend: backend, pos: h.recordPos(backend), n: want, entries: len(changes)}
+	if len(changes) > 0 {
+		rec.first, rec.last = changes[0].Cursor(), changes[len(changes)-1].Cursor()
+	}
+	h.applies = append(h.applies, rec)
 }
 
 func (h *Host) modelFiles(backend string, got []workspace.File) {

@@ -106,6 +106,10 @@ func (h *Host) judgeTailPulls(names []string, from []int, pulls []tailPull) *Vio
 		if v := h.judgeRetriedWrapper(f, want, calls[:n]); v != nil {
 			return v
 		}
+		// Both tail pulls (the push between them applies nothing).
+		if v := h.judgeApplyBatches(names[i], i, calls, pullApplyBatch); v != nil {
+			return v
+		}
 	}
 	return nil
 }
