@@ -317,6 +317,13 @@ func QuotesAsIs(s string) bool {
 	return true
 }
 
+// CursorText renders c as traces print it, {rev,null} or {rev,"path"}
+// (the path quoted as strconv.Quote quotes it): the harness's own
+// rendering, written apart from scheduler.Cursor.String, so that a judge
+// holding the system under test's messages to it does not take the
+// rendering from the code it judges.
+func CursorText(c scheduler.Cursor) string { return string(appendCursor(nil, c)) }
+
 // appendCursor appends scheduler.Cursor.String's form, {rev,null} or
 // {rev,"path"}, without fmt.
 func appendCursor(b []byte, c scheduler.Cursor) []byte {

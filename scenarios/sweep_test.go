@@ -116,4 +116,7 @@ func TestSweep(t *testing.T) {
 	if rep.Seeds >= crossSideSeeds && rep.Reach.ExecSync["pull/cross-side"]+rep.Reach.ExecSync["tail-pull/cross-side"] == 0 {
 		t.Errorf("no pullOnce tripped the cross-side assertion in %d seeds", rep.Seeds)
 	}
+	if rep.Seeds >= crossSideSeeds && rep.Reach.Faults["error-text-cross-side"] == 0 {
+		t.Errorf("no cross-side assertion's text was predicted in %d seeds", rep.Seeds)
+	}
 }

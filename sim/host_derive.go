@@ -286,6 +286,15 @@ type pushRevRead struct {
 // the SUT's stopping decide, as before the reads were kept: the applied-push
 // cursor inside a revision, something to read, and the stream closed unread.
 func pullOnceTripsCrossSide(calls []faults.Call, reads []pushRevRead) bool {
+	trips, _ := crossSideTrip(calls, reads)
+	return trips
+}
+
+// crossSideTrip is pullOnceTripsCrossSide with the text the assertion's
+// error must then read, when a read decided it (SPEC 6.3 step 5: the
+// remote's applied-push cursor and {pushRev, null}, rendered as traces
+// render cursors, faults.CursorText); "" when the record alone did.
+func crossSideTrip(calls []faults.Call, reads []pushRevRead) (trips bool, text string) {
 	last := -1
 	for i, c := range calls {
 		if c.Op == faults.OpFetch && c.Err == "" {
@@ -293,14 +302,27 @@ func pullOnceTripsCrossSide(calls []faults.Call, reads []pushRevRead) bool {
 		}
 	}
 	if last < 0 {
-		return false
+		return false, ""
 	}
 	f := calls[last]
 	for i := len(reads) - 1; i >= 0; i-- {
 		if reads[i].pos < f.Seq {
-			return f.AppliedPushCursor.Less(scheduler.At(reads[i].rev))
+			push := scheduler.At(reads[i].rev)
+			if !f.AppliedPushCursor.Less(push) {
+				return false, ""
+			}
+			return true, "cross-side invariant violated: appliedPushCursor (" + faults.CursorText(f.AppliedPushCursor) +
+				") < pushCursor (" + faults.CursorText(push) + ")"
 		}
 	}
+	return crossSideByRecord(calls, last), ""
+}
+
+// crossSideByRecord decides the assertion without a read of pushRev: the
+// remote's applied-push cursor inside a revision, something to read, and
+// the last fetch's stream (calls[last]) closed unread.
+func crossSideByRecord(calls []faults.Call, last int) bool {
+	f := calls[last]
 	if !f.AppliedPushCursor.HasPath || f.AppliedPushCursor.Rev == 0 {
 		return false
 	}

@@ -44,6 +44,9 @@ type errWant struct {
 	// alsoTransport: it must hold besides sentinel.
 	notTransport, alsoTransport bool
 	known                       bool
+	// text, when set, is the whole text the error must read, predicted
+	// from the record (the cross-side assertion's two cursors).
+	text string
 }
 
 var (
@@ -186,6 +189,12 @@ func (h *Host) judgeErrClass(f finished, want errWant) *Violation {
 		if other != want.sentinel && errors.Is(err, other) {
 			return h.fail("error-class", fmt.Sprintf("%s: a %s failure (by the record) must not match %q, got errors.Is true for %T %v", f.actor, want.name, other, err, faults.PublicText(err)))
 		}
+	}
+	if want.text != "" {
+		if text := err.Error(); text != want.text {
+			return h.fail("error-text", fmt.Sprintf("%s: a %s failure must read %q (SPEC 6.3 step 5: the cursors its last fetch compared, by the record and the store model), got %q", f.actor, want.name, want.text, text))
+		}
+		h.stats.Faults["error-text-cross-side"]++
 	}
 	return nil
 }

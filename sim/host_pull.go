@@ -66,8 +66,10 @@ func (h *Host) pullErrClass(f finished, calls []faults.Call) errWant {
 	out := pullOutcome(calls, nil, h.budget(), wallBudget{}) // pullOnce has no budget
 	switch out.Kind {
 	case model.PullComplete:
-		if pullOnceTripsCrossSide(calls, h.takePushRevReads(f.actor)) {
-			return wantCrossSide
+		if trips, text := crossSideTrip(calls, h.takePushRevReads(f.actor)); trips {
+			want := wantCrossSide
+			want.text = text
+			return want
 		}
 		return wantNone
 	case model.PullFailed, model.PullLost:

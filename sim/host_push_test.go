@@ -107,4 +107,25 @@ func TestPullOnceTripsCrossSide(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
+	// The text the assertion must then read names the two cursors it
+	// compared, rendered as traces render them; with no read to go by it
+	// is not predicted.
+	odd := scheduler.Cursor{Rev: 3, Path: "/a \"b\"", HasPath: true}
+	for _, tc := range []struct {
+		name  string
+		calls []faults.Call
+		reads []pushRevRead
+		want  string
+	}{
+		{"by a read", []faults.Call{at(5, fetch(mid, 3, 3)), at(6, closeS)}, []pushRevRead{{pos: 4, rev: 1}},
+			`cross-side invariant violated: appliedPushCursor ({1,"/host/3"}) < pushCursor ({1,null})`},
+		{"a path that quotes", []faults.Call{at(5, fetch(odd, 3, 3)), at(6, closeS)}, []pushRevRead{{pos: 4, rev: 3}},
+			`cross-side invariant violated: appliedPushCursor ({3,"/a \"b\""}) < pushCursor ({3,null})`},
+		{"by the record alone", []faults.Call{at(5, fetch(mid, 1, 3)), at(6, closeS)}, nil, ""},
+		{"no trip", []faults.Call{at(5, fetch(mid, 1, 3)), at(6, closeS)}, []pushRevRead{{pos: 4, rev: 0}}, ""},
+	} {
+		if _, got := crossSideTrip(tc.calls, tc.reads); got != tc.want {
+			t.Errorf("%s: text %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }
