@@ -3,6 +3,7 @@ package scenarios
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/syncsim/syncsim/sim"
 )
@@ -117,5 +118,40 @@ func TestCancelGroupsShareABackend(t *testing.T) {
 	}
 	if pulls == 0 {
 		t.Error("no explicit pull generated in 400 seeds")
+	}
+}
+
+// TestRetryChoicesShowEachDefault: the seeds' retry settings leave each
+// SPEC 2.1 default (1 s, 60 s, 5 attempts) to the workspace somewhere it
+// shows in the intents the model predicts: the default maximum capping a
+// delay before the attempts run out (the all-defaults setting stops at
+// 16 s), and the default initial delay and attempts under a drawn maximum.
+func TestRetryChoicesShowEachDefault(t *testing.T) {
+	const defInitial, defMax, defAttempts = time.Second, time.Minute, 5
+	var maxCaps, initialUnderMax, attemptsDefault bool
+	for _, c := range retryChoices {
+		initial, attempts := c.InitialDelay, c.MaxAttempts
+		if initial == 0 {
+			initial = defInitial
+		}
+		if attempts == 0 {
+			attempts = defAttempts
+			attemptsDefault = true
+		}
+		if c.MaxDelay == 0 {
+			// Attempt k waits initial·2^(k−1); the last one scheduled is
+			// attempts−1 (the attempts-th failure exhausts).
+			for k := 1; k < attempts; k++ {
+				if initial<<(k-1) > defMax {
+					maxCaps = true
+				}
+			}
+		}
+		if c.InitialDelay == 0 && c.MaxDelay != 0 {
+			initialUnderMax = true
+		}
+	}
+	if !maxCaps || !initialUnderMax || !attemptsDefault {
+		t.Errorf("retry choices: default maximum capping a delay %t, default initial delay under a drawn maximum %t, default attempts %t; want all", maxCaps, initialUnderMax, attemptsDefault)
 	}
 }

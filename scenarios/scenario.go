@@ -104,6 +104,14 @@ var retryChoices = []workspace.RetryOptions{
 	{InitialDelay: time.Second, MaxDelay: 4 * time.Second, MaxAttempts: 3},
 	{InitialDelay: 100 * time.Millisecond, MaxDelay: time.Second, MaxAttempts: 2},
 	{InitialDelay: 500 * time.Millisecond, MaxDelay: 2 * time.Second, MaxAttempts: 4},
+	// Each default alone, where it shows: under the defaults the delays
+	// stop at 16 s, so the 60 s maximum is never reached; here the third
+	// attempt waits 60 s instead of 80 (a default maximum of 59,999 ms
+	// passed every seed while only the zero value used it).
+	{InitialDelay: 20 * time.Second, MaxAttempts: 4},
+	// The default initial delay and attempts under a drawn maximum: 1 s,
+	// 2 s, then 3 s.
+	{MaxDelay: 3 * time.Second},
 }
 
 var maxEntriesChoices = []int{0, 0, 1, 2}
