@@ -183,13 +183,28 @@ func TestStoreCallStringMatchesFmt(t *testing.T) {
 // every byte value around the printable range, alone and in a field, and
 // QuotesAsIs says so only where strconv leaves the text as it is.
 func TestAppendQuotedIsStrconv(t *testing.T) {
+	// Beyond the first 256 code points: printable and not (format
+	// characters, separators, private use), astral, U+FFFD written out and
+	// as an invalid byte, and the texts the planters write.
+	wide := []string{"⟦SIMKEEP1⟧", "\U0001F4E6", "\uFFFD", "\xff", "\xe2\x9f", "\u200b", "\u2028", "\u00a0", "\ue000",
+		"\U0010FFFF", "\u0378", "日本語", PastCutPadding(), "Bearer\u200bk1 token=x"}
+	for _, w := range wide {
+		for _, s := range []string{w, "a" + w + "b", "\"" + w, w + "\\"} {
+			if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
+				t.Fatalf("appendQuoted(%q) = %s, want %s", s, got, want)
+			}
+			if QuotesAsIs(s) != (strconv.Quote(s) == `"`+s+`"`) {
+				t.Fatalf("QuotesAsIs(%q) = %t, but strconv quotes it as %s", s, QuotesAsIs(s), strconv.Quote(s))
+			}
+		}
+	}
 	for c := range 256 {
 		for _, s := range []string{string(rune(c)), "a" + string([]byte{byte(c)}) + "b", "/out/1-" + string(rune(c))} {
 			if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
 				t.Fatalf("appendQuoted(%q) = %s, want %s", s, got, want)
 			}
-			if QuotesAsIs(s) && strconv.Quote(s) != `"`+s+`"` {
-				t.Fatalf("QuotesAsIs(%q), but strconv quotes it as %s", s, strconv.Quote(s))
+			if QuotesAsIs(s) != (strconv.Quote(s) == `"`+s+`"`) {
+				t.Fatalf("QuotesAsIs(%q) = %t, but strconv quotes it as %s", s, QuotesAsIs(s), strconv.Quote(s))
 			}
 		}
 	}

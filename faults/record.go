@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/syncsim/syncsim/scheduler"
 )
@@ -305,14 +306,25 @@ func appendQuoted(b []byte, s string) []byte {
 }
 
 // QuotesAsIs reports whether strconv.Quote(s) is s itself between double
-// quotes: s is printable ASCII with no quote or backslash. Whoever quotes
-// many short texts (record lines here, the host's trace details) can then
-// skip strconv's walk over runes.
+// quotes: every rune of s is valid UTF-8, printable (strconv.IsPrint) and
+// neither a quote nor a backslash. Whoever quotes many texts (record lines
+// here, the host's trace details) can then copy them whole instead of
+// having strconv append them rune by rune; planted error texts are mostly
+// printable non-ASCII (their markers, the past-cut padding).
 func QuotesAsIs(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < ' ' || c > '~' || c == '"' || c == '\\' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
 			return false
 		}
+		i += n
 	}
 	return true
 }

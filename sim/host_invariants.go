@@ -216,10 +216,10 @@ func (h *Host) judgeFetchThrough(f finished, calls []faults.Call) *Violation {
 		}
 		want, got := "none", "none"
 		if in.TargetCursor != nil {
-			want = in.TargetCursor.String()
+			want = faults.CursorText(*in.TargetCursor)
 		}
 		if c.Through != nil {
-			got = c.Through.String()
+			got = faults.CursorText(*c.Through)
 		}
 		return h.fail("fetch-through", fmt.Sprintf("%s: fetch #%d: expected it bounded by the intent's target %s, got %s", f.actor, c.Seq, want, got))
 	}

@@ -339,10 +339,10 @@ func describeRetry(r workspace.RetryResult, err error, start time.Time) []string
 		d = append(d, "applied="+strconv.Itoa(r.Applied))
 	}
 	if r.TargetCursor != nil {
-		d = append(d, "target="+r.TargetCursor.String())
+		d = append(d, "target="+faults.CursorText(*r.TargetCursor))
 	}
 	if r.Cursor != nil {
-		d = append(d, "cursor="+r.Cursor.String())
+		d = append(d, "cursor="+faults.CursorText(*r.Cursor))
 	}
 	if r.RuntimeID != nil {
 		d = append(d, "runtime="+*r.RuntimeID)
@@ -362,7 +362,7 @@ func describeExec(r workspace.ExecResult, err error) []string {
 		d = append(d, "applied="+strconv.Itoa(r.Sync.Applied))
 	}
 	if r.Sync.TargetCursor != nil {
-		d = append(d, "target="+r.Sync.TargetCursor.String())
+		d = append(d, "target="+faults.CursorText(*r.Sync.TargetCursor))
 	}
 	if r.Sync.RuntimeID != nil {
 		d = append(d, "runtime="+*r.Sync.RuntimeID)
