@@ -66,9 +66,11 @@ func TestSweep(t *testing.T) {
 	// no-replay-judged: operations whose first failure was a planted
 	// non-transport one, held to no second pass (replay's other side).
 	// sync-none-exec: execs on a backend whose handles do not sync.
+	// apply-batch-full: a pullOnce apply of a whole PULL_BATCH_SIZE, which
+	// only a pull spanning batches makes (the generator's pull bursts).
 	// error-text-escaped-id: a reconnect wrapper's message quoting an id
 	// that JSON escapes a character of, or an HTML-safe encoder would.
-	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack", "no-replay-judged", "sync-none-exec", "error-text-judged", "error-text-escaped-id", "error-text-predicted", "error-text-body", "error-text-exec", "error-text-retry", "error-text-wait-sync", "dispose-judged"} {
+	for _, s := range []string{"push-full-batch", "push-empty-ack", "push-over-budget", "host-delete", "default-id", "push-after-ack", "no-replay-judged", "sync-none-exec", "error-text-judged", "error-text-escaped-id", "error-text-predicted", "error-text-body", "error-text-exec", "error-text-retry", "error-text-wait-sync", "dispose-judged", "apply-batch-full"} {
 		if rep.Reach.Faults[s] == 0 {
 			t.Errorf("push case %s never reached in %d seeds", s, rep.Seeds)
 		}

@@ -99,6 +99,9 @@ func (h *Host) judgeOneApply(actor string, a appliedRec, nth, fetch int, served 
 	case n < batch && !eof:
 		return fail(fmt.Sprintf("a batch of %d, or the rest once the stream ended (not before, and never after it failed)", batch))
 	}
+	if batch == pullApplyBatch && n == batch {
+		h.stats.Faults["apply-batch-full"]++ // a pull that spans batches (reach)
+	}
 	return nil
 }
 
