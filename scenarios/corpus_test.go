@@ -30,7 +30,8 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Run(s, RunOptions{Watchdog: testWatchdog})
+			want, expectsViolation := ExpectedProperty(td.Expected)
+			r, err := Run(s, RunOptions{Watchdog: watchdogFor(expectsViolation && want == "hang")})
 			if err != nil {
 				td.Fatalf(t, "run: %v", err)
 			}
@@ -38,13 +39,13 @@ func TestCorpus(t *testing.T) {
 			// it must expect a violation, so that a change that makes it
 			// pass (a schedule gone stale, say) cannot be rewritten in
 			// unnoticed.
-			if _, ok := ExpectedProperty(td.Expected); !ok && s.Config.Bug != "" && !td.Rewrite {
+			if !expectsViolation && s.Config.Bug != "" && !td.Rewrite {
 				td.Fatalf(t, "a file under planted bug %s must expect a violation; it expects a pass", s.Config.Bug)
 			}
 			if s.Config.Bug != "" && td.Rewrite && r.Violation == nil {
 				td.Fatalf(t, "rewrite: the file runs under planted bug %s but every property held", s.Config.Bug)
 			}
-			if want, ok := ExpectedProperty(td.Expected); ok && !td.Rewrite {
+			if expectsViolation && !td.Rewrite {
 				if r.Violation == nil || r.Violation.Property != want {
 					td.Fatalf(t, "the file expects violation %s, the replay gave %v", want, r.Violation)
 				}
@@ -52,7 +53,7 @@ func TestCorpus(t *testing.T) {
 			if s.Config.Bug != "" {
 				fixed := s
 				fixed.Config.Bug = ""
-				rf, err := Run(fixed, RunOptions{Watchdog: testWatchdog})
+				rf, err := Run(fixed, RunOptions{Watchdog: watchdogFor(false)})
 				if err != nil {
 					td.Fatalf(t, "run with bug=none: %v", err)
 				}

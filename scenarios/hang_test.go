@@ -16,6 +16,18 @@ const hangBudget = 60 * time.Second
 // quick, and still far above any step of a healthy run.
 const testWatchdog = 3 * time.Second
 
+// watchdogFor is the watchdog a test replays a scenario under: the short
+// testWatchdog only where a hang is what the scenario is expected to show.
+// Everywhere else it is the default, so that a loaded CI machine stalling a
+// healthy run for a few seconds (a big write, an fsync, the scheduler of a
+// shared host) cannot pass for a hang.
+func watchdogFor(hangExpected bool) time.Duration {
+	if hangExpected {
+		return testWatchdog
+	}
+	return sim.DefaultWatchdog
+}
+
 // TestCheckReportsABlockingStoreAsHang plugs in a store whose third
 // Schedule never returns and requires scenarios.Check, at its default
 // watchdog, to report property hang with the seed and the stuck goroutine's

@@ -31,7 +31,7 @@ func TestHuntFindsEveryBugNearItsHandWrittenScenario(t *testing.T) {
 			var misses []string
 			for seed := uint64(1); seed <= huntBudget; seed++ {
 				s := FromSeed(seed, c)
-				r, err := Run(s, RunOptions{Watchdog: testWatchdog})
+				r, err := Run(s, RunOptions{Watchdog: watchdogFor(bug.Hangs())})
 				if err != nil {
 					t.Fatalf("seed %d: %v", seed, err)
 				}
