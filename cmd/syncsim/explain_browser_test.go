@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,9 +27,32 @@ func chromiumBin() string {
 	return ""
 }
 
+// chromiumTries bounds the starts of one chromium command. A browser that
+// dies before it prints (a crashed zygote, a GPU process that did not come
+// up on a loaded CI machine) says nothing about the page; a page that
+// fails says so in the dumped DOM, which every try still checks.
+const chromiumTries = 3
+
 // runChromium runs headless chromium on url with extra flags and returns its
-// stdout and stderr. Every process it starts is killed on the timeout.
+// stdout and stderr. Every process it starts is killed on the timeout; a
+// run that exits with an error is started again, with a fresh profile, up
+// to chromiumTries times.
 func runChromium(t *testing.T, bin, profile, url string, extra ...string) (stdout, stderr string) {
+	t.Helper()
+	var err error
+	for try := 1; try <= chromiumTries; try++ {
+		stdout, stderr, err = chromiumOnce(t, bin, fmt.Sprintf("%s-%d", profile, try), url, extra...)
+		if err == nil {
+			return stdout, stderr
+		}
+		t.Logf("chromium %v, start %d of %d: %v", extra, try, chromiumTries, err)
+	}
+	t.Fatalf("chromium %v: %v after %d starts; stderr:\n%s", extra, err, chromiumTries, tail(stderr, 40))
+	return "", ""
+}
+
+// chromiumOnce is one start of chromium; only a timeout is fatal at once.
+func chromiumOnce(t *testing.T, bin, profile, url string, extra ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -45,14 +69,11 @@ func runChromium(t *testing.T, bin, profile, url string, extra ...string) (stdou
 	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err = cmd.Run()
 	if ctx.Err() != nil {
 		t.Fatalf("chromium timed out after 90s; stderr:\n%s", tail(errb.String(), 40))
 	}
-	if err != nil {
-		t.Fatalf("chromium %v: %v; stderr:\n%s", extra, err, tail(errb.String(), 40))
-	}
-	return out.String(), errb.String()
+	return out.String(), errb.String(), err
 }
 
 func tail(s string, n int) string {
