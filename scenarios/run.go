@@ -25,8 +25,13 @@ type RunOptions struct {
 	// It wins over Scheduler.
 	NewScheduler func() sim.SchedulerFactory
 	// LocalStore overrides Config.LocalStore with a user's own local store
-	// (files and cursors). The factory is called at every host start.
+	// (files and cursors). The factory is called at every host start. As
+	// with Scheduler, a factory that keeps state carries it from run to
+	// run: give NewLocalStore when one RunOptions serves many runs.
 	LocalStore sim.StoreFactory
+	// NewLocalStore, when set, is called once at the start of every Run for
+	// a fresh local-store factory. It wins over LocalStore.
+	NewLocalStore func() sim.StoreFactory
 	// Dir holds file-backed stores; "" makes a temporary directory that the
 	// run removes.
 	Dir string
@@ -77,6 +82,9 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 	}
 	if o.NewScheduler != nil {
 		o.Scheduler = o.NewScheduler()
+	}
+	if o.NewLocalStore != nil {
+		o.LocalStore = o.NewLocalStore()
 	}
 	cfg, cleanup, err := hostConfig(s, o)
 	if err != nil {

@@ -24,6 +24,14 @@ type SuiteOptions struct {
 	// implement scheduler.Lister as well: the host sets its alarm from the
 	// listed intents (schedulertest checks List). nil: the memory store.
 	NewStore func() sim.SchedulerFactory
+	// NewLocalStore returns the factory that opens the workspace's local
+	// store under test (files, the local change log, the fetch and push
+	// cursors: workspace.Store). Like NewStore it is called once per run
+	// and its factory at every host start, with the run's directory; the
+	// host drops the handle without Close at a crash and closes it (when it
+	// has Close) at a clean restart and at the end. nil: the memory store.
+	// NewStore and NewLocalStore may be given together.
+	NewLocalStore func() sim.StoreFactory
 	// Seeds is the number of scenarios (0: SYNCSIM_SEEDS, else 300).
 	// -syncsim.seeds on the command line wins, so that a report's rerun
 	// line pins one seed.
@@ -51,8 +59,9 @@ type Failure struct {
 	Violation *sim.Violation
 	// Tail is the end of the run's trace, for the report.
 	Tail []string
-	// Store names the plugged-in store by its Go type ("" for the built-in
-	// store Scenario.Config names).
+	// Store names the plugged-in stores by their Go types and the option
+	// that gave each, "*mystore.Store (SuiteOptions.NewStore)" ("" for the
+	// built-in stores Scenario.Config names).
 	Store string
 	// Shrunk, when not nil, is the smallest scenario found that violates
 	// the same property with the same store (Check fills it for the
@@ -69,7 +78,7 @@ type Failure struct {
 type SweepReport struct {
 	Seeds, Passed int
 	FirstSeed     uint64
-	// Store names the plugged-in store by its Go type ("" when none).
+	// Store names the plugged-in stores as Failure.Store does ("" when none).
 	Store    string
 	Failures []Failure
 	Reach    Reach
@@ -127,7 +136,8 @@ func (r Reach) Table() string {
 }
 
 // Sweep runs o.Seeds generated scenarios against the real workspace with
-// o.NewStore's store plugged in and reports every violation.
+// o.NewStore's intent store and o.NewLocalStore's local store plugged in
+// and reports every violation.
 func Sweep(o SuiteOptions) (SweepReport, error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -168,6 +178,9 @@ func (o SuiteOptions) runOptions(name *storeName) RunOptions {
 	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision, Watchdog: o.Watchdog}
 	if o.NewStore != nil {
 		ro.NewScheduler = func() sim.SchedulerFactory { return checkedFactory(o.NewStore(), name) }
+	}
+	if o.NewLocalStore != nil {
+		ro.NewLocalStore = func() sim.StoreFactory { return namedLocalFactory(o.NewLocalStore(), name) }
 	}
 	return ro
 }

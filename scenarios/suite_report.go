@@ -50,7 +50,7 @@ func (f Failure) Report() string {
 // orBuiltIn names the store a report ran with.
 func orBuiltIn(store string, c Config) string {
 	if store != "" {
-		return store + " (SuiteOptions.NewStore)"
+		return store
 	}
 	return orMemory(c.Scheduler) + " (built in)"
 }

@@ -10,20 +10,27 @@ package workspace
 type Store interface {
 	// WriteFile records a host-side write (or delete) of path: it stamps a new
 	// local revision and appends the change to the local log that pushes send.
+	// The store keeps its own copy of content: the caller may reuse the slice
+	// once the call returns.
 	WriteFile(backend, path string, content []byte, deleted bool) (rev int64, err error)
 	// ApplyUpstream applies changes pulled from the remote (source upstream):
-	// files change, the local log does not. It reports how many entries were
-	// applied: deletes always count, a write whose content already matches
-	// does not (SPEC 6.7 alreadyApplied).
+	// files change and no local revision is stamped. An applied entry
+	// supersedes a pending local change of the same path (LocalChanges
+	// returns each path at its latest state, and that state now came from
+	// upstream); an entry whose content already matches changes nothing. It
+	// reports how many entries were applied: deletes always count, a write
+	// whose content already matches does not (SPEC 6.7 alreadyApplied). The
+	// store keeps its own copies of the contents.
 	ApplyUpstream(backend string, changes []Change) (applied int, err error)
 	// Files returns the backend's live files, sorted by path.
 	Files(backend string) ([]File, error)
 	// CurrentRev is the backend's latest local revision (0 when none).
 	CurrentRev(backend string) (int64, error)
 	// LocalChanges returns coalesced local changes in (after, through], one per
-	// path at its latest state, ordered by (rev, path), at most limit. Their
-	// contents may be shared with the store: the caller reads them and must
-	// not modify one.
+	// path at its latest state, ordered by (rev, path), at most limit (a limit
+	// of 0 or less: no limit). Their contents may be shared with the store:
+	// the caller reads them and must not modify one, and the store must not
+	// modify one it has handed out either.
 	LocalChanges(backend string, after, through Cursor, limit int) ([]Change, error)
 
 	// FetchCursor reads the fetch cursor; a stored rev 0 reads as {0,null}.
