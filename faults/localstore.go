@@ -116,6 +116,10 @@ func (s *LocalStore) WriteFile(backend, path string, content []byte, deleted boo
 	if err := s.before("write-file", backend); err != nil {
 		return 0, err
 	}
+	if own, ok := ownContent(content); ok {
+		defer poisonContent(own)
+		content = own
+	}
 	return s.inner.WriteFile(backend, path, content, deleted)
 }
 
@@ -123,7 +127,21 @@ func (s *LocalStore) ApplyUpstream(backend string, changes []workspace.Change) (
 	if err := s.before("apply-upstream", backend); err != nil {
 		return 0, err
 	}
-	return s.inner.ApplyUpstream(backend, changes)
+	own := make([]workspace.Change, len(changes))
+	var owned [][]byte
+	for i, c := range changes {
+		if b, ok := ownContent(c.Content); ok {
+			c.Content = b
+			owned = append(owned, b)
+		}
+		own[i] = c
+	}
+	defer func() {
+		for _, b := range owned {
+			poisonContent(b)
+		}
+	}()
+	return s.inner.ApplyUpstream(backend, own)
 }
 
 func (s *LocalStore) Files(backend string) ([]workspace.File, error) {

@@ -94,3 +94,28 @@ func mustRunWith(t *testing.T, s Scenario, o RunOptions) Result {
 	}
 	return r
 }
+
+// mapHoldingStore is a correct local store handed out as a value whose
+// type cannot be compared (it holds a map). The host once compared the
+// store it reopened with the old one using ==, which panics on such a
+// value: a no-panic violation (seed 3) blamed on a correct store.
+type mapHoldingStore struct {
+	workspace.Store
+	writes map[string]int
+}
+
+func (s mapHoldingStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
+	s.writes[backend]++
+	return s.Store.WriteFile(backend, path, content, deleted)
+}
+
+func TestUncomparableLocalStorePasses(t *testing.T) {
+	rec := &fatalRecorder{TB: t}
+	Check(rec, SuiteOptions{Seeds: 60, NewLocalStore: func() sim.StoreFactory {
+		m := mapHoldingStore{workspace.NewMemoryStore(), map[string]int{}}
+		return func(string) (workspace.Store, error) { return m, nil }
+	}})
+	if len(rec.msgs) != 0 {
+		t.Fatalf("a correct local store of an uncomparable type failed Check:\n%s", rec.msgs[0])
+	}
+}

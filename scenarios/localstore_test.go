@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/syncsim/syncsim/sim"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -72,4 +73,61 @@ func TestLocalStoreDroppingHostWritesIsCaught(t *testing.T) {
 		}
 	}
 	t.Fatal("a local store that drops every host write went unnoticed in 300 seeds")
+}
+
+// aliasingLocalStore keeps the caller's content slices instead of copies (the
+// memory store underneath keeps its own, but every read answers from the
+// kept slices): correct for as long as no caller writes into a buffer it
+// handed over, which the workspace and the host never do. The fault
+// wrapper hands the store buffers of its own and poisons them after each
+// call (faults/localalias.go), so the aliasing shows.
+type aliasingLocalStore struct {
+	workspace.Store
+	kept map[[2]string][]byte
+}
+
+func (s aliasingLocalStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
+	rev, err := s.Store.WriteFile(backend, path, content, deleted)
+	if err == nil {
+		s.kept[[2]string{backend, path}] = content
+	}
+	return rev, err
+}
+
+func (s aliasingLocalStore) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
+	n, err := s.Store.ApplyUpstream(backend, changes)
+	if err == nil {
+		for _, c := range changes {
+			s.kept[[2]string{backend, c.Path}] = c.Content
+		}
+	}
+	return n, err
+}
+
+func (s aliasingLocalStore) Files(backend string) ([]workspace.File, error) {
+	fs, err := s.Store.Files(backend)
+	for i, f := range fs {
+		if k, ok := s.kept[[2]string{backend, f.Path}]; ok {
+			fs[i].Content = k
+		}
+	}
+	return fs, err
+}
+
+func TestLocalStoreAliasingItsCallersIsCaught(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		s := FromSeed(seed, DefaultConfig)
+		r, err := Run(s, RunOptions{NewLocalStore: func() sim.StoreFactory {
+			a := aliasingLocalStore{workspace.NewMemoryStore(), map[[2]string][]byte{}}
+			return func(string) (workspace.Store, error) { return a, nil }
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Violation != nil {
+			t.Logf("seed %d: %v", seed, r.Violation)
+			return
+		}
+	}
+	t.Fatal("a local store keeping its callers' content slices went unnoticed in 300 seeds")
 }
