@@ -16,8 +16,9 @@ import "github.com/syncsim/syncsim/scheduler"
 // The copies are made here, not with scheduler.Intent.Clone: the harness
 // must not lean on the code it checks.
 
-// copyIntent returns a deep copy of in.
-func copyIntent(in scheduler.Intent) scheduler.Intent {
+// CopyIntent returns a deep copy of in: no pointer of the copy is shared
+// with in (the host's intent-store probe uses it too).
+func CopyIntent(in scheduler.Intent) scheduler.Intent {
 	out := in
 	if in.TargetCursor != nil {
 		c := *in.TargetCursor

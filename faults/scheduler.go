@@ -163,9 +163,9 @@ func (s *Scheduler) Get(ctx context.Context, backend string) (scheduler.Intent, 
 	}
 	in, ok, err := s.inner.Get(ctx, backend)
 	call.Found = ok
-	out := copyIntent(in)
+	out := CopyIntent(in)
 	if ok {
-		call.Intent = scheduler.Ptr(copyIntent(in))
+		call.Intent = scheduler.Ptr(CopyIntent(in))
 	}
 	poisonIntent(&in) // alias.go: the store's answer, not what the caller gets
 	s.after(call, err)
@@ -178,8 +178,8 @@ func (s *Scheduler) Schedule(ctx context.Context, intent scheduler.Intent) error
 	if err != nil {
 		return err
 	}
-	call.Intent = scheduler.Ptr(copyIntent(intent))
-	handed := copyIntent(intent)
+	call.Intent = scheduler.Ptr(CopyIntent(intent))
+	handed := CopyIntent(intent)
 	err = s.inner.Schedule(ctx, handed)
 	poisonIntent(&handed) // alias.go: a store that kept these pointers now holds poison
 	s.after(call, err)
@@ -211,7 +211,7 @@ func (s *Scheduler) List(ctx context.Context) ([]scheduler.Intent, error) {
 	}
 	out := make([]scheduler.Intent, len(got))
 	for i := range got {
-		out[i] = copyIntent(got[i])
+		out[i] = CopyIntent(got[i])
 		poisonIntent(&got[i])
 	}
 	return out, nil

@@ -50,6 +50,9 @@ type RunOptions struct {
 	// under into Result.Recorded: a scenario that replays this run exactly
 	// whatever the seed's strategy.
 	RecordSchedules bool
+	// noProbes turns the host's probes off (sim.Config.NoProbes): for the
+	// package's tests of what generated operations reach on their own.
+	noProbes bool
 }
 
 // watchdog resolves RunOptions.Watchdog.
@@ -190,6 +193,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		SyncNone:    s.Config.SyncNone,
 		BackendIDs:  s.Config.backendIDs(),
 		Strategy:    strategy,
+		NoProbes:    o.noProbes,
 	}
 	cfg.Budget = s.Config.budget()
 	cfg.PushBatch = s.Config.pushBudget()

@@ -128,7 +128,7 @@ func TestCheckReportsStoreErrors(t *testing.T) {
 				t.Fatalf("Check reported %d times, want once: %q", len(rec.msgs), rec.msgs)
 			}
 			msg := rec.msgs[0]
-			for _, want := range []string{"PROPERTY  store-error", "intent store " + fs.op + " b", "not injected", fs.errText} {
+			for _, want := range []string{"PROPERTY  store-error", "intent store " + fs.op + " ", "not injected", fs.errText} {
 				if !strings.Contains(msg, want) {
 					t.Fatalf("Check's report lacks %q:\n%s", want, msg)
 				}

@@ -50,6 +50,8 @@ type SuiteOptions struct {
 	// Watchdog is how long one scenario may make no progress before it is
 	// reported as property hang (0: sim.DefaultWatchdog; negative: none).
 	Watchdog time.Duration
+	// noProbes: RunOptions.noProbes for every run of the suite.
+	noProbes bool
 }
 
 // Failure is one scenario that broke a property.
@@ -175,7 +177,7 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 // runOptions are the options of every run of the suite: a fresh factory
 // per run from NewStore, checked and named on the way.
 func (o SuiteOptions) runOptions(name *storeName) RunOptions {
-	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision, Watchdog: o.Watchdog}
+	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision, Watchdog: o.Watchdog, noProbes: o.noProbes}
 	if o.NewStore != nil {
 		ro.NewScheduler = func() sim.SchedulerFactory { return checkedFactory(o.NewStore(), name) }
 	}

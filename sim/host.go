@@ -119,6 +119,10 @@ type Config struct {
 	// Strategy decides the interleaving at every choice point (nil:
 	// uniform); DrawStrategy draws one per seed.
 	Strategy Strategy
+	// NoProbes keeps the first host start from probing the stores and the
+	// workspace apart from the run (host_storeprobe.go and its siblings),
+	// for a test of what the run's own operations reach.
+	NoProbes bool
 }
 
 // Epoch is the virtual time every run starts near (drawStart shifts it by
@@ -433,18 +437,20 @@ func (h *Host) start() error {
 		return fmt.Errorf("sim: host start %d: %w", h.starts+1, hostStoreError("local store", "open", "", err))
 	}
 	h.store = store
-	if h.starts == 0 {
-		if Stream(h.cfg.Seed, "probes").IntN(probeOneIn) == 0 {
-			h.probeLocalStore() // host_storeprobe.go
-			h.probeAPI()        // host_apiprobe.go
-			h.probeBudget()     // host_budgetprobe.go
-		}
+	probing := h.starts == 0 && !h.cfg.NoProbes && Stream(h.cfg.Seed, "probes").IntN(probeOneIn) == 0
+	if probing {
+		h.probeLocalStore() // host_storeprobe.go
+		h.probeAPI()        // host_apiprobe.go
+		h.probeBudget()     // host_budgetprobe.go
 	}
 	inner, err := h.factory(h.cfg.Dir)
 	if err != nil {
 		return fmt.Errorf("sim: host start %d: %w", h.starts+1, hostStoreError("intent store", "open", "", err))
 	}
 	h.inner = inner
+	if probing && h.violated == nil {
+		h.probeIntentStore(inner) // host_intentprobe.go
+	}
 	profile := h.cfg.Profile
 	h.schedMark = 0
 	if h.cfg.Alarm == AlarmSingleOverwrite {
