@@ -7,7 +7,8 @@ import "context"
 // alarm. Implementations must be safe for concurrent use.
 type Scheduler interface {
 	// Get returns the stored intent for backend. No intent is not an error:
-	// ok is false and err is nil.
+	// ok is false, err is nil and intent is the zero Intent (as a map's
+	// comma-ok read; schedulertest holds a store to it).
 	Get(ctx context.Context, backend string) (intent Intent, ok bool, err error)
 	// Schedule upserts intent under intent.Backend, replacing any stored one.
 	Schedule(ctx context.Context, intent Intent) error

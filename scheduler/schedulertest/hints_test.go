@@ -35,6 +35,28 @@ func TestPrecisionHint(t *testing.T) {
 	}
 }
 
+// microsStore keeps NotBefore to the microsecond: finer than a declared
+// millisecond, which it must pass (the whole-system check compares both
+// sides truncated too). It once failed every comparing check.
+type microsStore struct{ *scheduler.Memory }
+
+func (s microsStore) Schedule(ctx context.Context, in scheduler.Intent) error {
+	in.NotBefore = in.NotBefore.Truncate(time.Microsecond)
+	return s.Memory.Schedule(ctx, in)
+}
+
+func TestFinerThanDeclaredPrecisionPasses(t *testing.T) {
+	open := func() (schedulertest.Instance, error) {
+		return schedulertest.Instance{Scheduler: microsStore{scheduler.NewMemory()}}, nil
+	}
+	if err := schedulertest.Check(open, schedulertest.Options{TimePrecision: time.Millisecond}); err != nil {
+		t.Fatalf("a microsecond store declared at a millisecond:\n%v", err)
+	}
+	if err := schedulertest.Check(openSeconds, schedulertest.Options{TimePrecision: time.Millisecond}); err == nil {
+		t.Fatal("a seconds store declared at a millisecond passed")
+	}
+}
+
 // listless is a correct store without List.
 type listless struct{ m *scheduler.Memory }
 

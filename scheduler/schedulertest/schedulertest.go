@@ -35,8 +35,13 @@ type Opener func() (Instance, error)
 // itself. The zero value asks for everything.
 type Options struct {
 	// TimePrecision is the granularity at which NotBefore survives a round
-	// trip; stored times are compared after truncating the written one to
-	// it. Zero means exact to the nanosecond.
+	// trip: the written and the stored time are compared after truncating
+	// both to it, so a store that keeps finer time than declared passes.
+	// Zero means exact to the nanosecond. A store coarser than the
+	// millisecond passes here but not in the whole system: the retry
+	// delays are whole milliseconds, so a retried intent can be stored
+	// back unchanged and the host's alarm rule settles it for good
+	// (scheduler.AlarmRule; scenarios.Check reports liveness-intents).
 	TimePrecision time.Duration
 	// NoEmptyBackend skips the backend id "" (SPEC 1.3 allows it: an
 	// fs-only workspace serialises on "").
@@ -183,14 +188,11 @@ func (c *checker) expect(label, backend string, want *scheduler.Intent) {
 // same compares intents field by field, optional fields' presence
 // included, NotBefore as an instant at the declared precision.
 func (c *checker) same(want, got scheduler.Intent) bool {
-	want.NotBefore = want.NotBefore.Truncate(c.opts.TimePrecision)
-	if want.Equal(got) {
+	if truncated(want, c.opts.TimePrecision).Equal(truncated(got, c.opts.TimePrecision)) {
 		return true
 	}
 	for _, p := range hintPrecisions {
-		w := want
-		w.NotBefore = w.NotBefore.Truncate(p)
-		if p > c.opts.TimePrecision && w.Equal(got) {
+		if p > c.opts.TimePrecision && truncated(want, p).Equal(truncated(got, p)) {
 			c.hintMu.Lock()
 			c.truncatedTo = max(c.truncatedTo, p)
 			c.hintMu.Unlock()
@@ -198,6 +200,12 @@ func (c *checker) same(want, got scheduler.Intent) bool {
 		}
 	}
 	return false
+}
+
+// truncated is in with NotBefore truncated to p (0: as it is).
+func truncated(in scheduler.Intent, p time.Duration) scheduler.Intent {
+	in.NotBefore = in.NotBefore.Truncate(p)
+	return in
 }
 
 // hintPrecisions are the precisions a store commonly keeps NotBefore at.
