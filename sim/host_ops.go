@@ -413,7 +413,10 @@ func (h *Host) restartHost(clean bool) *Violation {
 		store any
 	}{{"intent store", h.inner}, {"local store", h.store}} {
 		c, ok := s.store.(interface{ Close() error })
+		cr, crashes := s.store.(Crasher)
 		switch {
+		case !clean && crashes:
+			cr.Crash() // what the process's death would release (host_crasher.go)
 		case !ok:
 		case !clean:
 			h.dropped = append(h.dropped, c) // closed when the run ends, never before the reopen
