@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/syncsim/syncsim/sim"
@@ -130,4 +131,109 @@ func TestLocalStoreAliasingItsCallersIsCaught(t *testing.T) {
 		}
 	}
 	t.Fatal("a local store keeping its callers' content slices went unnoticed in 300 seeds")
+}
+
+// pathFoldingStore keys files by lower-cased path, as a store on a
+// case-insensitive file system would. No workspace path differs from
+// another only in case, so only the store probe's paths show it.
+type pathFoldingStore struct{ workspace.Store }
+
+func (s pathFoldingStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
+	return s.Store.WriteFile(backend, strings.ToLower(path), content, deleted)
+}
+
+func (s pathFoldingStore) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
+	folded := make([]workspace.Change, len(changes))
+	for i, c := range changes {
+		c.Path = strings.ToLower(c.Path)
+		folded[i] = c
+	}
+	return s.Store.ApplyUpstream(backend, folded)
+}
+
+func TestLocalStoreFoldingPathCaseIsCaught(t *testing.T) {
+	rec := &fatalRecorder{TB: t}
+	Check(rec, SuiteOptions{Seeds: 40, NewLocalStore: func() sim.StoreFactory {
+		m := pathFoldingStore{workspace.NewMemoryStore()}
+		return func(string) (workspace.Store, error) { return m, nil }
+	}})
+	if len(rec.msgs) != 1 || !strings.Contains(rec.msgs[0], "PROPERTY  local-store") {
+		t.Fatalf("a local store folding path case: want one local-store report, got %q", rec.msgs)
+	}
+}
+
+// journalStore is durable through a journal of its writes, replayed into a
+// fresh memory store at every open, except that it journals no upstream
+// delete (a dirty flag set by writes only). Runs apply no remote delete
+// (commands only write), so only the store probe's deletes, on its own
+// backend, can show it, and only if a host restart holds that backend to
+// durability too.
+type journalStore struct {
+	*workspace.MemoryStore
+	journal *[]func(workspace.Store)
+}
+
+func (s journalStore) log(f func(workspace.Store)) { *s.journal = append(*s.journal, f) }
+
+func (s journalStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
+	rev, err := s.MemoryStore.WriteFile(backend, path, content, deleted)
+	if err == nil {
+		c := append([]byte(nil), content...)
+		s.log(func(st workspace.Store) { st.WriteFile(backend, path, c, deleted) })
+	}
+	return rev, err
+}
+
+func (s journalStore) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
+	n, err := s.MemoryStore.ApplyUpstream(backend, changes)
+	if err == nil {
+		var kept []workspace.Change
+		for _, c := range changes {
+			if !c.Deleted {
+				c.Content = append([]byte(nil), c.Content...)
+				kept = append(kept, c)
+			}
+		}
+		s.log(func(st workspace.Store) { st.ApplyUpstream(backend, kept) })
+	}
+	return n, err
+}
+
+func (s journalStore) WriteFetchCursor(backend string, c workspace.Cursor) error {
+	s.log(func(st workspace.Store) { st.WriteFetchCursor(backend, c) })
+	return s.MemoryStore.WriteFetchCursor(backend, c)
+}
+
+func (s journalStore) WriteFetchCursorIfAhead(backend string, c workspace.Cursor) (bool, error) {
+	s.log(func(st workspace.Store) { st.WriteFetchCursorIfAhead(backend, c) })
+	return s.MemoryStore.WriteFetchCursorIfAhead(backend, c)
+}
+
+func (s journalStore) SetPushRev(backend string, rev int64) error {
+	s.log(func(st workspace.Store) { st.SetPushRev(backend, rev) })
+	return s.MemoryStore.SetPushRev(backend, rev)
+}
+
+func (s journalStore) WritePushCursor(backend string, c workspace.Cursor) error {
+	s.log(func(st workspace.Store) { st.WritePushCursor(backend, c) })
+	return s.MemoryStore.WritePushCursor(backend, c)
+}
+
+func TestLocalStoreLosingUpstreamDeletesAtRestartIsCaught(t *testing.T) {
+	rec := &fatalRecorder{TB: t}
+	Check(rec, SuiteOptions{NewLocalStore: func() sim.StoreFactory {
+		var journal []func(workspace.Store)
+		return func(string) (workspace.Store, error) {
+			st := journalStore{workspace.NewMemoryStore(), &journal}
+			replay := journal
+			journal = nil
+			for _, f := range replay {
+				f(st) // journals itself again
+			}
+			return st, nil
+		}
+	}})
+	if len(rec.msgs) != 1 || !strings.Contains(rec.msgs[0], "PROPERTY  durability") {
+		t.Fatalf("a local store losing upstream deletes at restart: want one durability report, got %q", rec.msgs)
+	}
 }

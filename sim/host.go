@@ -198,8 +198,11 @@ type Host struct {
 	// dropped holds the store handles host crashes left behind unclosed
 	// (a killed process never closes them); Close releases them at the end.
 	dropped []interface{ Close() error }
-	ws      *workspace.Workspace
-	starts  int
+	// localProbed: the store probe wrote on probeBackend at the first
+	// start, so host restarts hold that backend to durability too.
+	localProbed bool
+	ws          *workspace.Workspace
+	starts      int
 
 	// alarm and alarmSet are the alarm as last traced: the Waker's (Next),
 	// or the owning store's.

@@ -404,7 +404,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 		// A file-backed store is closed or dropped below: read what it
 		// holds (what the workspace was told is written) first.
 		var err error
-		if before, err = localState(old, h.names); err != nil {
+		if before, err = localState(old, h.durableNames()); err != nil {
 			return h.failStore("durability", err)
 		}
 	}
@@ -437,12 +437,12 @@ func (h *Host) restartHost(clean bool) *Violation {
 		// An in-memory store replaced at restart: the old one is still
 		// readable, and the new one must hold the same.
 		var err error
-		if before, err = localState(old, h.names); err != nil {
+		if before, err = localState(old, h.durableNames()); err != nil {
 			return h.failStore("durability", err)
 		}
 	}
 	if before != nil {
-		after, err := localState(h.store, h.names)
+		after, err := localState(h.store, h.durableNames())
 		if err != nil {
 			return h.failStore("durability", err)
 		}
@@ -475,6 +475,16 @@ func (a localBackend) equal(b localBackend) bool {
 
 // localState reads the durable state of every backend from st (the host's
 // own reads: an error is the store's, never injected).
+// durableNames are the backends a host restart compares before and after:
+// the workspace's, and the store probe's when it wrote there (its upstream
+// deletes, mixed-case paths and cursor edge cases are nowhere else).
+func (h *Host) durableNames() []string {
+	if !h.localProbed {
+		return h.names
+	}
+	return append(slices.Clip(h.names), probeBackend)
+}
+
 func localState(st workspace.Store, names []string) ([]localBackend, error) {
 	out := make([]localBackend, 0, len(names))
 	for _, b := range names {

@@ -35,7 +35,9 @@ const probeBackend = "syncsim-store-probe"
 const probeCalls = 48
 
 var (
-	probePaths    = []string{"/p/a", "/p/b", "/p/c"}
+	// Two paths differ only in case and one is not ASCII: no workspace
+	// path is either.
+	probePaths    = []string{"/p/a", "/p/b", "/p/c", "/p/A", "/p/ü"}
 	probeContents = []string{"x", "y", ""}
 )
 
@@ -43,6 +45,7 @@ var (
 func (h *Host) probeLocalStore() {
 	r := Stream(h.cfg.Seed, "store-probe")
 	st := localStoreCheck{inner: h.store, h: h}
+	h.localProbed = true
 	var written []scheduler.Cursor // the cursors of the probe's host writes
 	rev := int64(0)
 	cursor := func() scheduler.Cursor {
