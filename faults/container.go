@@ -391,6 +391,23 @@ func (c *Container) Files() []workspace.File {
 	return out
 }
 
+// Tombstones returns, in path order, the cursor {rev, path} of every path
+// a command deleted on the remote and nothing has written since (deletes
+// the host pushed are left out: they are the host's own). Like Files it is
+// for the simulator's checks: no Block, no fault, no record.
+func (c *Container) Tombstones() []scheduler.Cursor {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []scheduler.Cursor
+	for p, f := range c.files {
+		if f.deleted && !f.pushed {
+			out = append(out, scheduler.AtPath(f.rev, p))
+		}
+	}
+	slices.SortFunc(out, func(a, b scheduler.Cursor) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
 // Watermarks reads the remote's watermarks directly: no Block, no fault,
 // no record. It is for the simulator's checks, not for the workspace.
 func (c *Container) Watermarks() workspace.Watermarks {

@@ -122,6 +122,11 @@
 //	                one mutation, so all n share one rev
 //	write <n> <b>   the same, each file padded to exactly b bytes (b at
 //	                most 16 MiB): files large enough for the byte budgets
+//	write <n> [<b>] rewrite=<r> delete=<d> twins
+//	                the same, and in the same rev: r live container-side
+//	                files rewritten, d others deleted (the container picks
+//	                them; fewer when fewer exist), and with twins the paths
+//	                /out/<seq>-Case, -case and -ü (edit.go)
 //	put <path>      write path (content naming process and seq); one rev
 //	delete <path>   delete a live path (exit 1 if there is none); one rev
 //	stage <n>       the files of `write <n>`, staged: the store takes them in

@@ -143,27 +143,42 @@ func (c *Container) runLocked(command string) (out workspace.Event, code, writes
 		}
 		return stdout("staged %d files\n", n), 0, 0
 	case "write":
-		count, size, sized := strings.Cut(arg, " ")
-		n, err := strconv.Atoi(count)
-		if err != nil || n < 0 || n > maxWritesPerCommand {
-			return stderr("write: want a count in [0,%d], got %q\n", maxWritesPerCommand, count), 2, 0
+		w, err := parseWrite(fields[1:])
+		if err != nil {
+			return stderr("write: %v\n", err), 2, 0
 		}
-		bytes := -1 // unpadded
-		if sized {
-			if bytes, err = strconv.Atoi(size); err != nil || bytes < 0 || bytes > maxFileBytes {
-				return stderr("write: want a size in [0,%d], got %q\n", maxFileBytes, size), 2, 0
-			}
+		edits := c.editTargetsLocked(w.rewrite + w.delete)
+		n := w.files + len(edits)
+		if w.twins {
+			n += len(twinNames)
 		}
 		if n == 0 {
 			return stdout("wrote 0 files\n"), 0, 0
 		}
-		// One mutation: all n files share one new rev, so streams hold
-		// several paths per rev and cursors resume inside a rev by path.
+		// One mutation: every file the command touches shares one new rev,
+		// so streams hold several paths per rev (deletes among them) and
+		// cursors resume inside a rev by path.
 		c.currentRev++
-		for i := range n {
-			c.stampLocked(c.outPath(i), padded(c.outContent(i), bytes), false)
+		for i := range w.files {
+			c.stampLocked(c.outPath(i), padded(c.outContent(i), w.size), false)
 		}
-		return stdout("wrote %d files\n", n), 0, n
+		if w.twins {
+			for _, t := range twinNames {
+				p := "/out/" + strconv.Itoa(c.execSeq) + "-" + t
+				c.stampLocked(p, []byte(c.process+" exec "+strconv.Itoa(c.execSeq)+" file "+t+"\n"), false)
+			}
+		}
+		rewrote := min(w.rewrite, len(edits))
+		for _, p := range edits[:rewrote] {
+			c.stampLocked(p, []byte(c.process+" exec "+strconv.Itoa(c.execSeq)+" rewrite "+p+"\n"), false)
+		}
+		for _, p := range edits[rewrote:] {
+			c.stampLocked(p, nil, true)
+		}
+		if !w.edits() {
+			return stdout("wrote %d files\n", n), 0, n
+		}
+		return stdout("wrote %d files, rewrote %d, deleted %d\n", n-len(edits), rewrote, len(edits)-rewrote), 0, n
 	case "put":
 		if len(fields) != 2 {
 			return stderr("put: want one path\n"), 2, 0

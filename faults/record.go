@@ -82,10 +82,13 @@ type Call struct {
 	// what a byte budget counts (SPEC 6.4). Not printed: the trace shows
 	// the entry, the judge predicts the budget from this.
 	EntryBytes int64
-	EOF        bool // stream-next, event-next: end reached
-	Applied    int  // push
-	ExitCode   int  // event-next of the exit event
-	Relaunched bool // connect: relaunched a crashed container
+	// EntryDeleted marks an entry that is a delete (printed " deleted"
+	// after it: a delete and an empty file both carry no bytes).
+	EntryDeleted bool
+	EOF          bool // stream-next, event-next: end reached
+	Applied      int  // push
+	ExitCode     int  // event-next of the exit event
+	Relaunched   bool // connect: relaunched a crashed container
 
 	// Fault is the kind injected by this very call (NoFault when none;
 	// errors on an already broken connection carry NoFault here).
@@ -184,6 +187,9 @@ func (c Call) appendBody(b []byte) []byte {
 		if c.Entry != nil {
 			b = append(b, " entry "...)
 			b = appendCursor(b, *c.Entry)
+			if c.EntryDeleted {
+				b = append(b, " deleted"...)
+			}
 		}
 		b = append(b, " served "...)
 		b = strconv.AppendInt(b, int64(c.Entries), 10)

@@ -197,7 +197,9 @@ func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 	st.pos = ch.Cursor()
 	st.served++
 	call.Entry, call.Entries = scheduler.Ptr(st.pos), st.served
-	if !ch.Deleted {
+	if ch.Deleted {
+		call.EntryDeleted = true
+	} else {
 		call.EntryBytes = int64(len(ch.Content))
 	}
 	c.appendLocked(call)

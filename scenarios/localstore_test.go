@@ -134,8 +134,9 @@ func TestLocalStoreAliasingItsCallersIsCaught(t *testing.T) {
 }
 
 // pathFoldingStore keys files by lower-cased path, as a store on a
-// case-insensitive file system would. No workspace path differs from
-// another only in case, so only the store probe's paths show it.
+// case-insensitive file system would. Both the store probe's paths and the
+// twin paths some commands write (`write ... twins`) show it; with the
+// probes off, TestWorkloadCatchesAStoreFoldingPathCase.
 type pathFoldingStore struct{ workspace.Store }
 
 func (s pathFoldingStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
@@ -164,10 +165,10 @@ func TestLocalStoreFoldingPathCaseIsCaught(t *testing.T) {
 
 // journalStore is durable through a journal of its writes, replayed into a
 // fresh memory store at every open, except that it journals no upstream
-// delete (a dirty flag set by writes only). Runs apply no remote delete
-// (commands only write), so only the store probe's deletes, on its own
-// backend, can show it, and only if a host restart holds that backend to
-// durability too.
+// delete (a dirty flag set by writes only). The store probe's deletes, on
+// its own backend, show it when a host restart holds that backend to
+// durability too; so do the deletes some commands make (`write ...
+// delete=`), on a backend a restart finds holding the deleted file.
 type journalStore struct {
 	*workspace.MemoryStore
 	journal *[]func(workspace.Store)

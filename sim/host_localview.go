@@ -24,8 +24,9 @@ import (
 //     local push cursor is never past that cursor (SPEC 6.7: cursors
 //     advance only after the work is committed).
 //   - fetched-applied (SPEC 6.3 step 7, 6.4, 8.7): the fetch cursor never
-//     passes the remote's snapshot, and every remote file whose latest state
-//     is at or before it is in the local store with that content. A cursor
+//     passes the remote's snapshot, every remote file whose latest state
+//     is at or before it is in the local store with that content, and no
+//     path the remote deleted at or before it is. A cursor
 //     written before the entries it covers are applied, then cut by a host
 //     restart, shows here.
 //
@@ -111,6 +112,16 @@ func (h *Host) checkLocalViews() *Violation {
 			}
 			if !bytes.Equal(got, f.Content) {
 				return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s covers remote %s at rev %d = %q, the local store holds %q", name, cur, f.Path, f.Rev, f.Content, got))
+			}
+		}
+		// A command's delete is an entry like a write: once the cursor
+		// covers it, the local store must not hold the path.
+		for _, d := range c.Tombstones() {
+			if d.Compare(cur) > 0 {
+				continue
+			}
+			if got, ok := content.Get(d.Path); ok {
+				return h.fail("fetched-applied", fmt.Sprintf("backend %s: fetch cursor %s covers the remote's delete of %s at rev %d, the local store still holds it (%q)", name, cur, d.Path, d.Rev, got))
 			}
 		}
 	}

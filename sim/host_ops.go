@@ -106,6 +106,15 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 	})
 	id = h.callID(b, name)
 	rearm = h.rearmsAfterRequest(name)
+	if !staged {
+		for _, e := range drawEdits(h.actorDraw("edit", name)) {
+			command += " " + e
+			if !strings.Contains(e, "=") {
+				e += "=true"
+			}
+			details = append(details, e)
+		}
+	}
 	if code := exitCode(h.actorDraw("exit", name)); code != 0 {
 		command += "; exit " + strconv.Itoa(code)
 		details = append(details, "exit="+strconv.Itoa(code))
@@ -187,8 +196,33 @@ func (h *Host) SpawnWrites(b, n int) { h.SpawnWritesSized(b, n, 0) }
 func (h *Host) SpawnWritesSized(b, n, size int) {
 	n, size = max(n, 1), max(size, 0)
 	name := h.actorName("write", b)
-	path := hostPrefix + strconv.Itoa(h.opSeq)
+	base := hostPrefix + strconv.Itoa(h.opSeq)
+	path := base
+	ws := h.ws
+	point := h.names[b] + ".host-write"
+	var id string
+	first := size // the first file's size: a rewrite's differs from the rest
+	h.rt.Go(name, func() {
+		presizeStack()
+		for k := range n {
+			p, sz := path, first
+			if k > 0 {
+				h.rt.Block(point)
+				p, sz = base+"."+strconv.Itoa(k), size
+			}
+			err := ws.WriteFile(id, p, oracle.AppendHostContent(nil, p, sz))
+			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, err: err})
+		}
+	})
+	id = h.callID(b, name)
 	details := []string{"op=write", "path=" + path}
+	if p, sz, ok := h.drawRewrite(b, name); ok {
+		path, first = p, sz
+		details = []string{"op=write", "path=" + path, "rewrite=true"}
+		if sz > 0 {
+			details = append(details, "first-size="+strconv.Itoa(sz))
+		}
+	}
 	if n > 1 {
 		details = append(details, "files="+strconv.Itoa(n))
 	}
@@ -196,22 +230,33 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 		details = append(details, "size="+strconv.Itoa(size))
 	}
 	h.event(name, "start", details...)
-	ws := h.ws
-	point := h.names[b] + ".host-write"
-	var id string
-	h.rt.Go(name, func() {
-		presizeStack()
-		for k := range n {
-			p := path
-			if k > 0 {
-				h.rt.Block(point)
-				p += "." + strconv.Itoa(k)
-			}
-			err := ws.WriteFile(id, p, oracle.AppendHostContent(nil, p, size))
-			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: size, err: err})
-		}
-	})
-	id = h.callID(b, name)
+}
+
+// rewriteOneIn: one host write in this many, when the backend has an
+// acknowledged host write, rewrites one of them first instead of making a
+// new path, with other content (another size): without it every host path
+// was written once, so no push ever replaced a file the remote held and no
+// local change ever superseded a pending one of the same path.
+const rewriteOneIn = 3
+
+// drawRewrite draws, on the write actor's own stream, whether its first
+// file rewrites one of backend b's acknowledged host writes, which one,
+// and the size its new content is padded to (one that differs from the
+// size it holds, so the content changes).
+func (h *Host) drawRewrite(b int, name string) (path string, size int, ok bool) {
+	acked := h.oracle.Acked.Acked(b)
+	if len(acked) == 0 {
+		return "", 0, false
+	}
+	r := h.actorDraw("rewrite", name)
+	if r.IntN(rewriteOneIn) != 0 {
+		return "", 0, false
+	}
+	path = acked[r.IntN(len(acked))]
+	if h.oracle.Acked.SizeOf(b, path) > 0 {
+		return path, 0, true
+	}
+	return path, len(oracle.HostContent(path)) + 1 + r.IntN(48), true
 }
 
 // SpawnDelete starts a host-side delete on backend b's files: of the
@@ -750,6 +795,30 @@ func (h *Host) plantIntent(b int, attempt int, stale bool, from scheduler.Cursor
 	h.planted = append(slices.DeleteFunc(h.planted, func(p scheduler.Intent) bool { return p.Backend == in.Backend }), in)
 	h.event("-", "plant", "intent="+h.intentText(in))
 	return h.checkState()
+}
+
+// drawEdits is the edit options (faults' `write ... rewrite= delete=
+// twins`) an exec's command adds to its new files, drawn from a stream of
+// its own per actor as exitCode is: about one command in three also
+// rewrites or deletes files the remote already holds, or writes paths
+// that differ only in case, so that pulls carry replacements and deletes
+// to the local store, not only new files. Each is one word of the
+// command; none for most.
+func drawEdits(r *rand.Rand) []string {
+	if r.IntN(3) != 0 {
+		return nil
+	}
+	var out []string
+	if n := r.IntN(3); n > 0 {
+		out = append(out, "rewrite="+strconv.Itoa(n))
+	}
+	if n := r.IntN(3); n > 0 {
+		out = append(out, "delete="+strconv.Itoa(n))
+	}
+	if len(out) == 0 || r.IntN(3) == 0 {
+		out = append(out, "twins")
+	}
+	return out
 }
 
 // exitCode is the status an exec's command ends with, drawn from a stream

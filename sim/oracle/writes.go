@@ -125,6 +125,10 @@ func (a *AckedWrites) AddSized(b int, path string, size int) {
 		delete(a.sizes[b], path)
 	}
 	a.fresh, a.pending, a.total = true, a.pending+1, a.total+1
+	if _, again := slices.BinarySearch(a.paths[b], path); again {
+		// A rewrite: the path moves to the end of the order, once.
+		a.order[b] = slices.DeleteFunc(a.order[b], func(p string) bool { return p == path })
+	}
 	a.paths[b] = insertSorted(a.paths[b], path)
 	a.gone[b] = removeSorted(a.gone[b], path)
 	a.order[b] = append(a.order[b], path)
@@ -146,6 +150,25 @@ func (a *AckedWrites) Latest(b int) (string, bool) {
 		return "", false
 	}
 	return a.order[b][len(a.order[b])-1], true
+}
+
+// Acked returns backend b's acknowledged host writes that no delete
+// removed since, in the order they were acknowledged; the slice is the
+// ledger's own and must not be modified.
+func (a *AckedWrites) Acked(b int) []string {
+	if b >= len(a.order) {
+		return nil
+	}
+	return a.order[b]
+}
+
+// SizeOf is the size the latest acknowledged write of path on backend b
+// was padded to (0: HostContent as it is).
+func (a *AckedWrites) SizeOf(b int, path string) int {
+	if b >= len(a.sizes) {
+		return 0
+	}
+	return a.sizes[b][path]
 }
 
 func insertSorted(s []string, v string) []string {
