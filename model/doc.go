@@ -73,7 +73,8 @@
 // 7, 6.4, S10, S11, R4: each apply holds exactly the entries its stream
 // served since the last one, PULL_BATCH_SIZE of them for pullOnce unless
 // the stream has ended, one for pullBatch: record), fetched-applied (SPEC 8.7:
-// the cursor never covers an entry the local store lacks), host-write (an
+// the cursor never covers an entry the local store lacks, nor a delete it
+// still holds the file of), host-write (an
 // acknowledged host write persists), secrecy (SPEC 1.4), store-error (a
 // store failure the harness did not inject), lost-message (SPEC 5.2 step 1:
 // a lost after a first-pass transport failure names it: record), api (SPEC

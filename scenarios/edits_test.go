@@ -123,3 +123,51 @@ func TestWorkloadCatchesAStoreKeepingFirstHostVersions(t *testing.T) {
 		func() workspace.Store { return hostFirstVersionStore{firstVersionStore{workspace.NewMemoryStore()}} },
 		"local-store", "host-write", "liveness-files", "liveness-push")
 }
+
+// bufferReusingStore hands out one buffer per path and, when the path's
+// content changes at the same length, copies the new content into it:
+// whoever still holds the old content (a push's batch, a listing) now
+// reads the new one. Its answers are right when given, so only the host's
+// watch of handed-out contents (sim/host_localwatch.go), with host
+// rewrites at the same size, shows it.
+type bufferReusingStore struct {
+	*workspace.MemoryStore
+	bufs map[string][]byte
+}
+
+func (s bufferReusingStore) buffer(backend, path string, content []byte) []byte {
+	k := backend + "\x00" + path
+	if b := s.bufs[k]; b != nil && len(b) == len(content) {
+		copy(b, content)
+		return b
+	}
+	b := append([]byte(nil), content...)
+	s.bufs[k] = b
+	return b
+}
+
+func (s bufferReusingStore) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
+	cs, err := s.MemoryStore.LocalChanges(backend, after, through, limit)
+	for i := range cs {
+		if !cs[i].Deleted {
+			cs[i].Content = s.buffer(backend, cs[i].Path, cs[i].Content)
+		}
+	}
+	return cs, err
+}
+
+func (s bufferReusingStore) Files(backend string) ([]workspace.File, error) {
+	fs, err := s.MemoryStore.Files(backend)
+	for i := range fs {
+		fs[i].Content = s.buffer(backend, fs[i].Path, fs[i].Content)
+	}
+	return fs, err
+}
+
+func TestWorkloadCatchesAStoreReusingHandedOutBuffers(t *testing.T) {
+	checkWithoutProbes(t, "a local store reusing the buffer it handed out for a path",
+		func() workspace.Store {
+			return bufferReusingStore{workspace.NewMemoryStore(), map[string][]byte{}}
+		},
+		"local-store")
+}

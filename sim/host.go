@@ -173,8 +173,12 @@ type Host struct {
 	localMark    int // local-store faults already drained
 	// localModel follows the local store through the run (restarts
 	// included); applies are the step's applies, for exact Applied.
-	localModel  *model.LocalStore
-	applies     []appliedRec
+	localModel *model.LocalStore
+	applies    []appliedRec
+	// watched holds contents the local store handed out, to be held to
+	// what they were (host_localwatch.go); watchNext is the oldest's slot.
+	watched     []handedOut
+	watchNext   int
 	cutAt       string                     // where the step being cut stopped (noteCut)
 	cutLocal    bool                       // the step's cut counts local-store calls only
 	cutCancel   bool                       // the step's "cut" cancels an operation instead
@@ -470,6 +474,7 @@ func (h *Host) start() error {
 	h.oracle.Spans.Reset()
 	h.localMark = 0
 	h.applies = h.applies[:0] // the actors that made them are gone
+	h.forgetHandedOut()
 	h.local = faults.NewLocalStore(h.store, h.hooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
 	h.local.PlantSecrets(h.localSecrets)
 	var sch scheduler.Scheduler = h.sched

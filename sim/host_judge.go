@@ -61,7 +61,7 @@ func (h *Host) judge(f finished) *Violation {
 			h.stats.Faults["host-delete"]++
 			return nil
 		}
-		h.oracle.Acked.AddSized(f.backend, f.path, f.size)
+		h.oracle.Acked.AddVersion(f.backend, f.path, f.size, f.version)
 		return nil
 	case "retry":
 		if v := h.judgeRetrySpan(f); v != nil {

@@ -11,7 +11,8 @@ import "github.com/syncsim/syncsim/workspace"
 //
 // Every call that reached the store is also replayed on the reference model
 // of the store contract (model.LocalStore), and an answer that differs
-// breaks local-store at that call (host_localmodel.go).
+// breaks local-store at that call (host_localmodel.go), and so does a
+// content it handed out that changed afterwards (host_localwatch.go).
 type localStoreCheck struct {
 	inner workspace.Store
 	h     *Host
@@ -35,6 +36,7 @@ func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted
 	s.check("write-file", backend, err)
 	if reached(err) {
 		s.h.modelWriteFile(backend, path, content, deleted, rev)
+		s.h.checkHandedOut("write-file", backend)
 	}
 	return rev, err
 }
@@ -44,6 +46,7 @@ func (s localStoreCheck) ApplyUpstream(backend string, changes []workspace.Chang
 	s.check("apply-upstream", backend, err)
 	if reached(err) {
 		s.h.modelApplyUpstream(backend, changes, n)
+		s.h.checkHandedOut("apply-upstream", backend)
 	}
 	return n, err
 }
@@ -53,6 +56,10 @@ func (s localStoreCheck) Files(backend string) ([]workspace.File, error) {
 	s.check("files", backend, err)
 	if reached(err) {
 		s.h.modelFiles(backend, fs)
+		s.h.checkHandedOut("files", backend)
+		for _, f := range fs {
+			s.h.watchHandedOut("files", backend, f.Path, f.Rev, f.Content)
+		}
 	}
 	return fs, err
 }
@@ -75,6 +82,10 @@ func (s localStoreCheck) LocalChanges(backend string, after, through workspace.C
 	if reached(err) {
 		s.h.notePushRead(backend, "local-changes")
 		s.h.modelLocalChanges(backend, after, through, limit, cs)
+		s.h.checkHandedOut("local-changes", backend)
+		for _, c := range cs {
+			s.h.watchHandedOut("local-changes", backend, c.Path, c.Rev, c.Content)
+		}
 	}
 	return cs, err
 }

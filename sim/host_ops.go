@@ -28,6 +28,7 @@ type finished struct {
 	writes  int
 	path    string // write: the host-side path written
 	size    int    // write: the size it was padded to (0: HostContent as it is)
+	version int    // write: the path's version (oracle.ContentKey)
 	exec    workspace.ExecResult
 	retry   workspace.RetryResult
 	pull    workspace.PullResult
@@ -201,26 +202,27 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 	ws := h.ws
 	point := h.names[b] + ".host-write"
 	var id string
-	first := size // the first file's size: a rewrite's differs from the rest
+	// The first file's size and version: a rewrite's differ from the rest.
+	first, version := size, 0
 	h.rt.Go(name, func() {
 		presizeStack()
 		for k := range n {
-			p, sz := path, first
+			p, sz, v := path, first, version
 			if k > 0 {
 				h.rt.Block(point)
-				p, sz = base+"."+strconv.Itoa(k), size
+				p, sz, v = base+"."+strconv.Itoa(k), size, 0
 			}
-			err := ws.WriteFile(id, p, oracle.AppendHostContent(nil, p, sz))
-			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, err: err})
+			err := ws.WriteFile(id, p, oracle.AppendHostContent(nil, oracle.ContentKey(p, v), sz))
+			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err})
 		}
 	})
 	id = h.callID(b, name)
 	details := []string{"op=write", "path=" + path}
-	if p, sz, ok := h.drawRewrite(b, name); ok {
-		path, first = p, sz
-		details = []string{"op=write", "path=" + path, "rewrite=true"}
-		if sz > 0 {
-			details = append(details, "first-size="+strconv.Itoa(sz))
+	if rw, ok := h.drawRewrite(b, name); ok {
+		path, first, version = rw.path, rw.size, rw.version
+		details = []string{"op=write", "path=" + path, "rewrite=" + strconv.Itoa(version)}
+		if rw.size > 0 {
+			details = append(details, "first-size="+strconv.Itoa(rw.size))
 		}
 	}
 	if n > 1 {
@@ -239,24 +241,36 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 // local change ever superseded a pending one of the same path.
 const rewriteOneIn = 3
 
+// rewrite is a host write's first file saved over an acknowledged one.
+type rewrite struct {
+	path          string
+	size, version int
+}
+
 // drawRewrite draws, on the write actor's own stream, whether its first
 // file rewrites one of backend b's acknowledged host writes, which one,
-// and the size its new content is padded to (one that differs from the
-// size it holds, so the content changes).
-func (h *Host) drawRewrite(b int, name string) (path string, size int, ok bool) {
+// and its new content: the next version of the path (oracle.ContentKey),
+// half the time at the same size when the path holds a padded content
+// long enough (same length, other bytes: a store that reuses the buffer
+// of a same-size file in place is then reached), else at another size.
+func (h *Host) drawRewrite(b int, name string) (rewrite, bool) {
 	acked := h.oracle.Acked.Acked(b)
 	if len(acked) == 0 {
-		return "", 0, false
+		return rewrite{}, false
 	}
 	r := h.actorDraw("rewrite", name)
 	if r.IntN(rewriteOneIn) != 0 {
-		return "", 0, false
+		return rewrite{}, false
 	}
-	path = acked[r.IntN(len(acked))]
-	if h.oracle.Acked.SizeOf(b, path) > 0 {
-		return path, 0, true
+	rw := rewrite{path: acked[r.IntN(len(acked))]}
+	rw.version = h.oracle.Acked.VersionOf(b, rw.path) + 1
+	head := len(oracle.HostContent(oracle.ContentKey(rw.path, rw.version)))
+	if cur := h.oracle.Acked.SizeOf(b, rw.path); cur >= head && r.IntN(2) == 0 {
+		rw.size = cur
+	} else {
+		rw.size = head + 1 + r.IntN(48)
 	}
-	return path, len(oracle.HostContent(path)) + 1 + r.IntN(48), true
+	return rw, true
 }
 
 // SpawnDelete starts a host-side delete on backend b's files: of the

@@ -22,7 +22,10 @@ type Store interface {
 	// whose content already matches does not (SPEC 6.7 alreadyApplied). The
 	// store keeps its own copies of the contents.
 	ApplyUpstream(backend string, changes []Change) (applied int, err error)
-	// Files returns the backend's live files, sorted by path.
+	// Files returns the backend's live files, sorted by path. As with
+	// LocalChanges, the store must not modify a content once it has handed
+	// it out (a later write of the path, or a later listing, must not reuse
+	// its buffer).
 	Files(backend string) ([]File, error)
 	// CurrentRev is the backend's latest local revision (0 when none).
 	CurrentRev(backend string) (int64, error)

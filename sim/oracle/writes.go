@@ -97,6 +97,9 @@ type AckedWrites struct {
 	// sizes holds, per backend, the size of each acknowledged sized
 	// write (HostContentSized); a path not in it holds HostContent.
 	sizes []map[string]int
+	// versions holds, per backend, the version of each acknowledged
+	// rewrite (ContentKey); a path not in it holds its first content.
+	versions []map[string]int
 }
 
 func (a *AckedWrites) grow(b int) {
@@ -110,20 +113,42 @@ func (a *AckedWrites) Add(b int, path string) { a.AddSized(b, path, 0) }
 
 // AddSized records an acknowledged write of path on backend b whose
 // content HostContentSized gives for size.
-func (a *AckedWrites) AddSized(b int, path string, size int) {
-	a.grow(b)
-	for len(a.sizes) <= b {
-		a.sizes = append(a.sizes, nil)
+func (a *AckedWrites) AddSized(b int, path string, size int) { a.AddVersion(b, path, size, 0) }
+
+// ContentKey is what a host write of path at version v derives its content
+// from (HostContentSized(ContentKey(path, v), size)): the path itself for
+// a path's first write, and the path with " #v" for its v-th rewrite, so
+// that a rewrite of the same size has the same length and other bytes.
+func ContentKey(path string, v int) string {
+	if v == 0 {
+		return path
+	}
+	return path + " #" + strconv.Itoa(v)
+}
+
+// setNonZero sets (*m)[b][path] to v, or deletes it for v <= 0: the
+// per-backend maps hold only paths that differ from the default.
+func setNonZero(m *[]map[string]int, b int, path string, v int) {
+	for len(*m) <= b {
+		*m = append(*m, nil)
 	}
 	switch {
-	case size > 0:
-		if a.sizes[b] == nil {
-			a.sizes[b] = map[string]int{}
+	case v > 0:
+		if (*m)[b] == nil {
+			(*m)[b] = map[string]int{}
 		}
-		a.sizes[b][path] = size
-	case a.sizes[b] != nil:
-		delete(a.sizes[b], path)
+		(*m)[b][path] = v
+	case (*m)[b] != nil:
+		delete((*m)[b], path)
 	}
+}
+
+// AddVersion records an acknowledged write of path on backend b whose
+// content is HostContentSized(ContentKey(path, version), size).
+func (a *AckedWrites) AddVersion(b int, path string, size, version int) {
+	a.grow(b)
+	setNonZero(&a.versions, b, path, version)
+	setNonZero(&a.sizes, b, path, size)
 	a.fresh, a.pending, a.total = true, a.pending+1, a.total+1
 	if _, again := slices.BinarySearch(a.paths[b], path); again {
 		// A rewrite: the path moves to the end of the order, once.
@@ -160,6 +185,15 @@ func (a *AckedWrites) Acked(b int) []string {
 		return nil
 	}
 	return a.order[b]
+}
+
+// VersionOf is the version of the latest acknowledged write of path on
+// backend b (0: its first content; see ContentKey).
+func (a *AckedWrites) VersionOf(b int, path string) int {
+	if b >= len(a.versions) {
+		return 0
+	}
+	return a.versions[b][path]
 }
 
 // SizeOf is the size the latest acknowledged write of path on backend b
@@ -234,13 +268,10 @@ func (a *AckedWrites) Check(b int, name string, files []workspace.File) (string,
 		if !found {
 			return fmt.Sprintf("backend %s: host write %s: expected in the local store (acknowledged), got none", name, p), true
 		}
-		size := 0
-		if b < len(a.sizes) {
-			size = a.sizes[b][p]
-		}
-		if !IsHostContent(got, p, size) {
+		size, key := a.SizeOf(b, p), ContentKey(p, a.VersionOf(b, p))
+		if !IsHostContent(got, key, size) {
 			return fmt.Sprintf("backend %s: host write %s: expected %q (acknowledged), got %q in the local store",
-				name, p, clip(HostContentSized(p, size)), clip(string(got))), true
+				name, p, clip(HostContentSized(key, size)), clip(string(got))), true
 		}
 	}
 	for _, p := range a.gone[b] {

@@ -170,3 +170,37 @@ func TestHostContentSizedPattern(t *testing.T) {
 		}
 	}
 }
+
+// A rewrite of an acknowledged path holds the store to the new version's
+// content, at the same size too (same length, other bytes), and moves the
+// path to the end of the acknowledgement order, once.
+func TestAckedWritesRewrite(t *testing.T) {
+	var a AckedWrites
+	a.AddSized(0, "/host/1", 40)
+	a.Add(0, "/host/2")
+	a.AddVersion(0, "/host/1", 40, 1)
+	if got := a.Acked(0); !slices.Equal(got, []string{"/host/2", "/host/1"}) {
+		t.Fatalf("order %v, want [/host/2 /host/1]", got)
+	}
+	if a.VersionOf(0, "/host/1") != 1 || a.SizeOf(0, "/host/1") != 40 {
+		t.Fatalf("version %d size %d, want 1 and 40", a.VersionOf(0, "/host/1"), a.SizeOf(0, "/host/1"))
+	}
+	old := HostContentSized("/host/1", 40)
+	cur := HostContentSized(ContentKey("/host/1", 1), 40)
+	if len(old) != len(cur) || old == cur {
+		t.Fatalf("same-size rewrite: %q and %q must have one length and differ", old, cur)
+	}
+	listing := func(c string) []workspace.File {
+		return []workspace.File{{Path: "/host/1", Content: []byte(c)}, {Path: "/host/2", Content: []byte(HostContent("/host/2"))}}
+	}
+	if msg, bad := a.Check(0, "b0", listing(old)); !bad || !strings.Contains(msg, "/host/1") {
+		t.Fatalf("the first version passed after a rewrite: %q", msg)
+	}
+	if msg, bad := a.Check(0, "b0", listing(cur)); bad {
+		t.Fatalf("the rewritten content failed: %s", msg)
+	}
+	a.AddVersion(0, "/host/1", 0, 0) // written again as a first content
+	if msg, bad := a.Check(0, "b0", listing(HostContent("/host/1"))); bad {
+		t.Fatalf("version 0 again: %s", msg)
+	}
+}
