@@ -37,6 +37,13 @@ func checkUpsertReplaces(c *checker) {
 	if c.schedule(first) && c.schedule(second) {
 		c.expect("after two Schedules", "a", &second)
 	}
+	// Replaced whatever the times and attempts: a host may write an
+	// intent of its own, due earlier and at any attempt (SPEC 4), and the
+	// store is a table, not a queue that keeps the latest due.
+	earlier := scheduler.Intent{Backend: "a", Attempt: 1, NotBefore: base.Add(-time.Hour), RuntimeID: scheduler.Ptr("r2")}
+	if c.schedule(earlier) {
+		c.expect("after a Schedule due earlier, with a lower attempt", "a", &earlier)
+	}
 	if l, ok := c.lister(); ok {
 		got, err := l.List(c.ctx)
 		if err != nil {

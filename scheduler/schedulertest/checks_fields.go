@@ -3,6 +3,7 @@ package schedulertest
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/syncsim/syncsim/scheduler"
@@ -42,7 +43,13 @@ func checkRoundTrip(c *checker) {
 // isolationIDs are backend ids that must not collide: case, whitespace,
 // prefixes, quoting and path-like characters, non-ASCII.
 func isolationIDs(opts Options) []string {
-	ids := []string{"a", "A", "a ", " a", "ab", "a/b", "a\\b", "a'b", `a"b`, "a;b", "a%", "a_", "ключ", "名前", "🙂", "a\tb", "a\nb"}
+	ids := []string{"a", "A", "a ", " a", "ab", "a/b", "a\\b", "a'b", `a"b`, "a;b", "a%", "a_", "ключ", "名前", "🙂", "a\tb", "a\nb",
+		// One a prefix of the next, as b1 is of b10; and long ids that
+		// differ only past 64, 80 or 255 bytes, where a store that cuts
+		// its keys merges them.
+		"b1", "b10", "b100",
+		strings.Repeat("k", 100) + "1", strings.Repeat("k", 100) + "2",
+		strings.Repeat("k", 300) + "1", strings.Repeat("k", 300) + "2"}
 	if !opts.NoEmptyBackend {
 		ids = append(ids, "")
 	}
