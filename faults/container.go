@@ -367,6 +367,19 @@ func (c *Container) EntryCursorAfter(after scheduler.Cursor, k int) scheduler.Cu
 func (c *Container) Files() []workspace.File {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	out := make([]workspace.File, 0, len(c.paths))
+	for _, p := range c.sortedPathsLocked() {
+		if f := c.files[p]; !f.deleted {
+			out = append(out, workspace.File{Path: p, Content: f.content, Rev: f.rev})
+		}
+	}
+	return out
+}
+
+// sortedPathsLocked returns every path the remote has a state for
+// (tombstones included), sorted: the paths added since the last call are
+// merged into the kept sorted list, so a listing never sorts them all.
+func (c *Container) sortedPathsLocked() []string {
 	if len(c.newPaths) > 0 {
 		slices.Sort(c.newPaths)
 		merged := make([]string, 0, len(c.paths)+len(c.newPaths))
@@ -382,13 +395,7 @@ func (c *Container) Files() []workspace.File {
 		}
 		c.paths, c.newPaths = merged, c.newPaths[:0]
 	}
-	out := make([]workspace.File, 0, len(c.paths))
-	for _, p := range c.paths {
-		if f := c.files[p]; !f.deleted {
-			out = append(out, workspace.File{Path: p, Content: f.content, Rev: f.rev})
-		}
-	}
-	return out
+	return c.paths
 }
 
 // Tombstones returns, in path order, the cursor {rev, path} of every path
@@ -399,12 +406,11 @@ func (c *Container) Tombstones() []scheduler.Cursor {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []scheduler.Cursor
-	for p, f := range c.files {
-		if f.deleted && !f.pushed {
+	for _, p := range c.sortedPathsLocked() {
+		if f := c.files[p]; f.deleted && !f.pushed {
 			out = append(out, scheduler.AtPath(f.rev, p))
 		}
 	}
-	slices.SortFunc(out, func(a, b scheduler.Cursor) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 

@@ -2,7 +2,6 @@ package faults
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -94,15 +93,14 @@ func (c *Container) editTargetsLocked(n int) []string {
 		return nil
 	}
 	var live []string
-	for p, f := range c.files {
-		if !f.deleted && !f.pushed {
+	for _, p := range c.sortedPathsLocked() {
+		if f := c.files[p]; !f.deleted && !f.pushed {
 			live = append(live, p)
 		}
 	}
 	if len(live) == 0 {
 		return nil
 	}
-	slices.Sort(live) // map order must not reach the choice
 	n = min(n, len(live))
 	start := (c.execSeq * 7919) % len(live)
 	out := make([]string, 0, n)
