@@ -617,8 +617,14 @@ func parseOp(fields []string, backends int) (Op, error) {
 				return op, fmt.Errorf("attempt=%s: %v", val, err)
 			}
 			op.Attempt = n
-		case kind == OpPlant && !hasVal && word == "stale":
-			op.Stale = true
+		case kind == OpPlant && !hasVal && (word == sim.FenceStale.String() || word == sim.FenceNone.String()):
+			if op.Fence != sim.FenceCurrent {
+				return op, fmt.Errorf("plant names one fence, got %s and %s", op.Fence, word)
+			}
+			op.Fence = sim.FenceStale
+			if word == sim.FenceNone.String() {
+				op.Fence = sim.FenceNone
+			}
 		case kind == OpPlant && hasVal && word == "target":
 			// "+K" counts from the backend's fetch cursor, "K" from the
 			// baseline.
@@ -689,7 +695,7 @@ var opUsage = map[OpKind]string{
 	OpLoseIdentity: "lose-identity bN [none]",
 	OpTruncate:     "truncate bN",
 	OpInject:       "inject bN <fault kind> on=" + siteChoices() + " [after=K]",
-	OpPlant:        "plant bN attempt=K [stale] [target=E | target=+E]",
+	OpPlant:        "plant bN attempt=K [stale | no-runtime] [target=E | target=+E]",
 }
 
 // siteChoices lists the call sites an inject may name, as a|b|c.

@@ -163,7 +163,7 @@ func drawOp(t *rapid.T, backends int, inGroup bool) Op {
 	case OpPlant:
 		op.Backend = rapid.IntRange(0, backends-1).Draw(t, "backend")
 		op.Attempt = rapid.IntRange(0, maxPlantAttempt).Draw(t, "attempt")
-		op.Stale = rapid.Bool().Draw(t, "stale")
+		op.Fence = rapid.SampledFrom([]sim.Fence{sim.FenceCurrent, sim.FenceStale, sim.FenceNone}).Draw(t, "fence")
 		if rapid.Bool().Draw(t, "targeted") {
 			op.Target = rapid.IntRange(1, maxPlantTarget).Draw(t, "target")
 			op.TargetAhead = rapid.Bool().Draw(t, "ahead")

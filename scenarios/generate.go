@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/syncsim/syncsim/sim"
 )
 
 // Weights gives each op kind's relative likelihood in generated scenarios.
@@ -116,15 +118,23 @@ func Generate(r *rand.Rand, c GenConfig) []Op {
 // intent must still pull, and only a host can store it there), one below
 // and one above it, up to the type's limit (an attempt+1 that overflowed
 // would show), sometimes at 0 (below the library's range: its first failure
-// must store attempt 1) or at 1, sometimes naming a stale runtime.
+// must store attempt 1) or at 1, naming the container's runtime in half of
+// them, a stale runtime or none at all in a quarter each (plantFences).
 func genPlant(r *rand.Rand, c GenConfig, b *backendDraw) Op {
 	m := c.MaxAttempts
 	if m == 0 {
 		m = specMaxAttempts
 	}
 	attempts := [...]int{0, 1, m - 1, m, m, m + 1, math.MaxInt32, math.MaxInt}
-	return Op{Kind: OpPlant, Backend: b.draw(r, c.Backends), Attempt: attempts[r.IntN(len(attempts))], Stale: r.IntN(3) == 0}
+	return Op{Kind: OpPlant, Backend: b.draw(r, c.Backends), Attempt: attempts[r.IntN(len(attempts))], Fence: plantFences[r.IntN(len(plantFences))]}
 }
+
+// plantFences are the runtime ids a drawn plant names. An intent without a
+// runtime on a backend that reports a runtime is what a host that does not track
+// runtimes writes; the next failure under a known runtime must replace it
+// with a fresh intent rather than coalesce into it (SPEC 3.3 step 4), and
+// nothing else in a run stores one while the container has an identity.
+var plantFences = [...]sim.Fence{sim.FenceCurrent, sim.FenceCurrent, sim.FenceStale, sim.FenceNone}
 
 // specMaxAttempts is SPEC 2.1's default maxAttempts, written here rather
 // than read from the workspace.

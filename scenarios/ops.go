@@ -45,7 +45,7 @@ const (
 	// generator never draws it and seeded scenarios are unchanged.
 	OpInject
 	// OpPlant is a host-written intent: the host stores {backend, the
-	// container's current runtime id (or a stale one), Attempt, NotBefore
+	// container's current runtime id (or a stale one, or none), Attempt, NotBefore
 	// now} itself, as a host may (SPEC 4: the pre-check fires only for such
 	// intents, attempt > maxAttempts). Outside Weights like OpInject; the
 	// generator draws it on its own, rarely.
@@ -130,14 +130,15 @@ type Op struct {
 	Fault faults.Kind
 	On    faults.Site
 	After int
-	// plant: the intent's attempt, whether it names a stale runtime, and
+	// plant: the intent's attempt, the runtime id it names (Fence: the
+	// container's current one, a stale one or none at all), and
 	// its target: none (0), or the remote's Target-th fetchable entry at
 	// plant time, a path inside its revision ({currentRev, null} past the
 	// last; sim.HostIntent), counted from the baseline or, with
 	// TargetAhead ("target=+K"), from the backend's fetch cursor
 	// (sim.Host.PlantIntentAhead).
 	Attempt     int
-	Stale       bool
+	Fence       sim.Fence
 	Target      int
 	TargetAhead bool
 	// group: a written schedule (schedule.go), the local name of the actor
@@ -221,8 +222,8 @@ func (o Op) format(b *strings.Builder, indent string) {
 	case OpPlant:
 		writeBackend(b, o.Backend)
 		b.WriteString(" attempt=" + strconv.Itoa(o.Attempt))
-		if o.Stale {
-			b.WriteString(" stale")
+		if o.Fence != sim.FenceCurrent {
+			b.WriteString(" " + o.Fence.String())
 		}
 		if o.Target != 0 {
 			b.WriteString(" target=")

@@ -9,11 +9,11 @@ import (
 )
 
 // plantedIntent is the intent a plant op writes: the container's current
-// runtime id (or sim.StaleRuntime), the op's target counted from fetch
+// runtime id (or sim.StaleRuntime, or none: op.Fence), the op's target counted from fetch
 // when the op's target is ahead (else from the baseline), due now.
 func plantedIntent(backend string, c *faults.Container, fetch scheduler.Cursor, op Op, now time.Time) scheduler.Intent {
 	if !op.TargetAhead {
 		fetch = scheduler.Baseline
 	}
-	return sim.HostIntentAfter(backend, c, fetch, op.Attempt, op.Stale, op.Target, now)
+	return sim.HostIntentAfter(backend, c, fetch, op.Attempt, op.Fence, op.Target, now)
 }

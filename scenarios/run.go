@@ -269,9 +269,9 @@ func applyOne(h *sim.Host, op Op) *sim.Violation {
 		return h.RestartHost()
 	case OpPlant:
 		if op.TargetAhead {
-			return h.PlantIntentAhead(op.Backend, op.Attempt, op.Stale, op.Target)
+			return h.PlantIntentAhead(op.Backend, op.Attempt, op.Fence, op.Target)
 		}
-		return h.PlantIntent(op.Backend, op.Attempt, op.Stale, op.Target)
+		return h.PlantIntent(op.Backend, op.Attempt, op.Fence, op.Target)
 	case OpInject:
 		if err := h.Inject(op.Backend, op.Armed()); err != nil {
 			// Validate checked the fault before the run started.

@@ -293,6 +293,11 @@ func simplerOps(o Op) []Op {
 			c.Target, c.TargetAhead = 0, false
 			out = append(out, c)
 		}
+		if o.Fence != sim.FenceCurrent {
+			c := o
+			c.Fence = sim.FenceCurrent
+			out = append(out, c)
+		}
 	case OpWrite:
 		if o.Delete {
 			c := o

@@ -141,7 +141,7 @@ func TestHostRunsTheProductionWaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if v := h.PlantIntent(0, 1, false, 0); v != nil {
+	if v := h.PlantIntent(0, 1, FenceCurrent, 0); v != nil {
 		t.Fatal(v)
 	}
 	if _, ok := h.waker.Next(); !ok {

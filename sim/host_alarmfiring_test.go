@@ -32,7 +32,7 @@ func TestAlarmCheckedRightAfterFiring(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer h.Close()
-			if v := h.PlantIntent(0, 5, false, 0); v != nil { // the default's last attempt
+			if v := h.PlantIntent(0, 5, FenceCurrent, 0); v != nil { // the default's last attempt
 				t.Fatal(v)
 			}
 			v := h.Advance(time.Minute)

@@ -747,29 +747,63 @@ func (h *Host) recordSince(b, mark int) []faults.Call {
 // ever reports it.
 const StaleRuntime = "stale-runtime"
 
+// Fence is the runtime id a host-written intent names (HostIntent). A host
+// may write any of the three: the library fences its own intents on the
+// runtime that produced the changes, but SPEC 4 lets a host store intents
+// itself, and one that does not know the runtime stores none.
+type Fence uint8
+
+const (
+	// FenceCurrent names the container's current runtime id, or none
+	// when the container reports none.
+	FenceCurrent Fence = iota
+	// FenceStale names StaleRuntime, a runtime no container reports: the
+	// intent's changes belong to a runtime that is gone.
+	FenceStale
+	// FenceNone names no runtime id whatever the container reports: an
+	// intent without a runtime on a backend that may well have one, which a later
+	// failure under a known runtime must replace rather than join (SPEC
+	// 3.3 step 4 treats only an unidentified caller as "same").
+	FenceNone
+)
+
+// String is the fence's word in a scenario file's plant op ("" for
+// FenceCurrent, which the file leaves unsaid).
+func (f Fence) String() string {
+	switch f {
+	case FenceStale:
+		return "stale"
+	case FenceNone:
+		return "no-runtime"
+	}
+	return ""
+}
+
 // HostIntent is the intent a host writes itself for backend (PlantIntent):
-// the container's current runtime id (none when it reports none, or
-// StaleRuntime), due at now, with no target when target is 0, else the
-// cursor of the remote's target-th fetchable entry (a path inside its
-// revision), or {currentRev, null} when the log holds fewer.
-func HostIntent(backend string, c *faults.Container, attempt int, stale bool, target int, now time.Time) scheduler.Intent {
-	return HostIntentAfter(backend, c, scheduler.Baseline, attempt, stale, target, now)
+// the runtime id fence names, due at now, with no target when target is 0,
+// else the cursor of the remote's target-th fetchable entry (a path inside
+// its revision), or {currentRev, null} when the log holds fewer.
+func HostIntent(backend string, c *faults.Container, attempt int, fence Fence, target int, now time.Time) scheduler.Intent {
+	return HostIntentAfter(backend, c, scheduler.Baseline, attempt, fence, target, now)
 }
 
 // HostIntentAfter is HostIntent with the target counted from fetch (the
 // backend's fetch cursor, for a target a few entries ahead of what the
 // host holds) instead of the baseline.
-func HostIntentAfter(backend string, c *faults.Container, fetch scheduler.Cursor, attempt int, stale bool, target int, now time.Time) scheduler.Intent {
+func HostIntentAfter(backend string, c *faults.Container, fetch scheduler.Cursor, attempt int, fence Fence, target int, now time.Time) scheduler.Intent {
 	in := scheduler.Intent{Backend: backend, Attempt: attempt, NotBefore: now}
 	if target > 0 {
 		cur := c.EntryCursorAfter(fetch, target)
 		in.TargetCursor = &cur
 	}
-	if id, ok := c.RuntimeID(); ok {
-		in.RuntimeID = scheduler.Ptr(id)
-	}
-	if stale {
+	switch fence {
+	case FenceCurrent:
+		if id, ok := c.RuntimeID(); ok {
+			in.RuntimeID = scheduler.Ptr(id)
+		}
+	case FenceStale:
 		in.RuntimeID = scheduler.Ptr(StaleRuntime)
+	case FenceNone:
 	}
 	return in
 }
@@ -780,8 +814,8 @@ func HostIntentAfter(backend string, c *faults.Container, fetch scheduler.Cursor
 // or below it is retried like any other. The model records it as a host
 // write, and the attempt-range invariant, which is about library-written
 // intents, does not apply to it while it is stored unchanged.
-func (h *Host) PlantIntent(b int, attempt int, stale bool, target int) *Violation {
-	return h.plantIntent(b, attempt, stale, scheduler.Baseline, target)
+func (h *Host) PlantIntent(b int, attempt int, fence Fence, target int) *Violation {
+	return h.plantIntent(b, attempt, fence, scheduler.Baseline, target)
 }
 
 // PlantIntentAhead is PlantIntent with the target counted from backend b's
@@ -790,18 +824,18 @@ func (h *Host) PlantIntent(b int, attempt int, stale bool, target int) *Violatio
 // An entry budget of n stops a retry exactly on a target n entries ahead,
 // where the retry is complete, not progress (SPEC 6.4); a target counted
 // from the baseline rarely lies there.
-func (h *Host) PlantIntentAhead(b int, attempt int, stale bool, ahead int) *Violation {
-	return h.plantIntent(b, attempt, stale, h.localModel.FetchCursor(h.names[b]), ahead)
+func (h *Host) PlantIntentAhead(b int, attempt int, fence Fence, ahead int) *Violation {
+	return h.plantIntent(b, attempt, fence, h.localModel.FetchCursor(h.names[b]), ahead)
 }
 
-func (h *Host) plantIntent(b int, attempt int, stale bool, from scheduler.Cursor, target int) *Violation {
+func (h *Host) plantIntent(b int, attempt int, fence Fence, from scheduler.Cursor, target int) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
 	if h.cfg.NoScheduler {
 		return nil // no store to write to
 	}
-	in := HostIntentAfter(h.names[b], h.containers[b], from, attempt, stale, target, h.clock.Now())
+	in := HostIntentAfter(h.names[b], h.containers[b], from, attempt, fence, target, h.clock.Now())
 	if err := h.inner.Schedule(h.ctx, in); err != nil {
 		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}

@@ -83,22 +83,38 @@ func TestR1LostRuntimeIntentIsClearedLiveRuntimeSchedulesAnew(t *testing.T) {
 	}
 }
 
-func TestR2StaleRuntimeIntentReplacedByLiveRuntime(t *testing.T) {
-	b := &fakeBackend{
-		runtime: func(int) (string, bool) { return "runtime-b", true },
-		fetch: func(int, FetchRequest) (*FetchEnvelope, error) {
-			return nil, fmt.Errorf("runtime-b pull failed")
-		},
-	}
-	h := newHarness(t, b, 5000, withRetry(100, 1000, 3))
-	h.seed(t, scheduler.Intent{Backend: "sandbox", RuntimeID: rt("runtime-a"), Attempt: 3, NotBefore: ms(0)})
+// TestR2IntentOfAnotherRuntimeReplacedByLiveRuntime: a stored intent
+// fenced on a runtime that is gone, or on none at all (a host may store
+// one), is not "the same runtime" as an identified caller's (SPEC 3.3 step
+// 4 makes only an unidentified caller same as anything): the live
+// runtime's failure replaces it with a fresh fenced intent instead of
+// joining it.
+func TestR2IntentOfAnotherRuntimeReplacedByLiveRuntime(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		runtime *string
+	}{
+		{"stale runtime", rt("runtime-a")},
+		{"no runtime", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &fakeBackend{
+				runtime: func(int) (string, bool) { return "runtime-b", true },
+				fetch: func(int, FetchRequest) (*FetchEnvelope, error) {
+					return nil, fmt.Errorf("runtime-b pull failed")
+				},
+			}
+			h := newHarness(t, b, 5000, withRetry(100, 1000, 3))
+			h.seed(t, scheduler.Intent{Backend: "sandbox", RuntimeID: tc.runtime, Attempt: 3, NotBefore: ms(0)})
 
-	res, err := h.ws.Exec(ctx0, "build", ExecOptions{})
-	if err != nil || res.Sync.Status != SyncPending || res.Sync.Error != "runtime-b pull failed" {
-		t.Fatalf("exec = %+v, %v", res, err)
-	}
-	if diff := cmp.Diff([]string{"{backend sandbox runtime runtime-b attempt 1 notBefore 5100}"}, h.stored(t)); diff != "" {
-		t.Fatalf("stored (-want +got):\n%s", diff)
+			res, err := h.ws.Exec(ctx0, "build", ExecOptions{})
+			if err != nil || res.Sync.Status != SyncPending || res.Sync.Error != "runtime-b pull failed" {
+				t.Fatalf("exec = %+v, %v", res, err)
+			}
+			if diff := cmp.Diff([]string{"{backend sandbox runtime runtime-b attempt 1 notBefore 5100}"}, h.stored(t)); diff != "" {
+				t.Fatalf("stored (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
