@@ -617,14 +617,11 @@ func parseOp(fields []string, backends int) (Op, error) {
 				return op, fmt.Errorf("attempt=%s: %v", val, err)
 			}
 			op.Attempt = n
-		case kind == OpPlant && !hasVal && (word == sim.FenceStale.String() || word == sim.FenceNone.String()):
+		case kind == OpPlant && !hasVal && fenceWord(word) != sim.FenceCurrent:
 			if op.Fence != sim.FenceCurrent {
 				return op, fmt.Errorf("plant names one fence, got %s and %s", op.Fence, word)
 			}
-			op.Fence = sim.FenceStale
-			if word == sim.FenceNone.String() {
-				op.Fence = sim.FenceNone
-			}
+			op.Fence = fenceWord(word)
 		case kind == OpPlant && hasVal && word == "target":
 			// "+K" counts from the backend's fetch cursor, "K" from the
 			// baseline.
@@ -696,6 +693,18 @@ var opUsage = map[OpKind]string{
 	OpTruncate:     "truncate bN",
 	OpInject:       "inject bN <fault kind> on=" + siteChoices() + " [after=K]",
 	OpPlant:        "plant bN attempt=K [stale | no-runtime] [target=E | target=+E]",
+}
+
+// fenceWord is the fence a plant op's word names (sim.Fence.String), or
+// sim.FenceCurrent when it names none: the file leaves the current fence
+// unsaid.
+func fenceWord(word string) sim.Fence {
+	for _, f := range [...]sim.Fence{sim.FenceStale, sim.FenceNone} {
+		if word == f.String() {
+			return f
+		}
+	}
+	return sim.FenceCurrent
 }
 
 // siteChoices lists the call sites an inject may name, as a|b|c.

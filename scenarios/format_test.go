@@ -235,6 +235,8 @@ func TestParseErrors(t *testing.T) {
 		{"plant target sign only", validRun + "profile off\nplant b0 attempt=1 target=+\n", `target=+:`},
 		{"plant target negative", validRun + "profile off\nplant b0 attempt=1 target=-2\n", `target=-2:`},
 		{"plant target twice signed", validRun + "profile off\nplant b0 attempt=1 target=++1\n", `target=++1:`},
+		{"plant two fences", validRun + "profile off\nplant b0 attempt=1 stale no-runtime\n", `plant names one fence, got stale and no-runtime`},
+		{"plant fence twice", validRun + "profile off\nplant b0 attempt=1 no-runtime no-runtime\n", `"no-runtime" given twice`},
 		{"negative writes", validRun + "profile off\nexec b0 wait writes=-1\n", `<string>:3: writes=-1: out of range`},
 		{"unknown bug", "run seed=1 backends=1 bug=off-by-two\nprofile off\n", `<string>:1: bug=off-by-two: unknown planted bug`},
 		{"unknown scheduler", "run seed=1 backends=1 scheduler=redis\nprofile off\n", `<string>:1: scheduler=redis: unknown scheduler`},
