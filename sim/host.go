@@ -566,5 +566,6 @@ func (h *Host) Close() error {
 		errs = append(errs, c.Close())
 	}
 	h.dropped = nil
+	h.trace.seal()
 	return errors.Join(errs...)
 }

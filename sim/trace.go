@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/syncsim/syncsim/sim/event"
@@ -70,8 +71,47 @@ type Trace struct {
 
 // NewTrace returns an empty trace whose times are printed relative to start.
 func NewTrace(start time.Time) *Trace {
-	return &Trace{start: start, hasher: sha256.New(), log: make([]byte, 0, hashBatch+hashBatch/2)}
+	return &Trace{start: start, hasher: sha256.New(), log: getLog()}
 }
+
+// logPool holds the logs of sealed traces for the next trace to write
+// into. A bounded trace's log grows, doubling, to about four times its kept
+// lines before compact keeps it level, so a fresh log per run costs a
+// sweep several allocations that add up to tens of KiB per seed; a reused
+// one has its size already.
+var logPool sync.Pool
+
+func getLog() []byte {
+	if p, ok := logPool.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, hashBatch+hashBatch/2)
+}
+
+// seal ends the trace's writing phase (Host.Close): the pending lines are
+// hashed, the kept lines move to a buffer of their exact size, and the log
+// goes back to logPool. Everything reads as before, and a line added
+// afterwards still lands (the small buffer grows).
+func (t *Trace) seal() {
+	t.flushHash()
+	from := t.hashed
+	if len(t.starts) > 0 {
+		from = t.starts[t.head%len(t.starts)] // the oldest kept line
+	}
+	old := t.log
+	t.log = append([]byte(nil), old[from:]...)
+	t.hashed -= from
+	for i := range t.starts {
+		t.starts[i] -= from
+	}
+	if cap(old) <= maxPooledLog {
+		logPool.Put(&old)
+	}
+}
+
+// maxPooledLog bounds the logs kept for reuse: a trace of long record
+// lines grows one far larger than a default run needs.
+const maxPooledLog = 256 << 10
 
 // Header adds a line printed before every event line. It panics once an event
 // has been added: the hash is built incrementally in print order.
