@@ -59,7 +59,9 @@
 //
 // Beyond section 11: fetch-through (SPEC 6.4 step 2: a retry's fetch is
 // bounded by the intent's target, predicted from the model's table), applied (Applied exact: the sum of what the
-// last pass's applies changed, each counted by LocalStore; also bounded by the entries served), local-store (every
+// last pass's applies changed, each counted by LocalStore; also bounded by the entries served), skipped (Skipped of a
+// complete result is empty, and nil where the Go result documents nil when none: predicted, since no simulated
+// backend has a read-only mount), local-store (every
 // answer of the local store is LocalStore's, which is fed the calls that reached the store and never their answers:
 // predicted; one run in four also probes the store at its edges on a backend of its own), replay (SPEC 5.2: a
 // transport failure of a reconnecting operation is replayed once, a spawn only when provably not dispatched: record,

@@ -37,7 +37,7 @@ var Properties = []string{
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
 	"timer-escape", "dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end", "apply-batch",
-	"batch-budget", "applied", "cursor-monotone", "fetched-applied", "pushed-applied",
+	"batch-budget", "applied", "skipped", "cursor-monotone", "fetched-applied", "pushed-applied",
 	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-target", "push-batch", "push-count", "local-store", "replay", "invalidate",
 	"lost-message", "api", "error-class", "push-resend", "handle-leak", "error-text", "dispose-once",
 }

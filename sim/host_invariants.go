@@ -95,6 +95,9 @@ func (h *Host) judgeExecSync(f finished, calls []faults.Call) *Violation {
 		if !anyFetched(pulls) {
 			return h.fail("wait-pulls", fmt.Sprintf("%s: sync complete without a post-command fetch (SPEC 3.2)", f.actor))
 		}
+		if v := h.judgeSkipped(f, f.exec.Sync.Skipped, false); v != nil {
+			return v
+		}
 		if v := h.judgeApplied(f, calls[after:], f.exec.Sync.Applied); v != nil {
 			return v
 		}
@@ -122,6 +125,9 @@ func (h *Host) judgeRetrySync(f finished, calls []faults.Call) *Violation {
 		return v
 	}
 	if f.err == nil && f.retry.Status == workspace.RetryComplete {
+		if v := h.judgeSkipped(f, f.retry.Skipped, true); v != nil {
+			return v
+		}
 		if v := h.judgeApplied(f, calls, f.retry.Applied); v != nil {
 			return v
 		}
@@ -149,6 +155,21 @@ func anyFetched(pulls []faults.PullRecord) bool {
 		}
 	}
 	return false
+}
+
+// judgeSkipped: Skipped of a complete result lists the read-only-mount
+// skips of the call (SPEC 1.4, 3.1), and nothing the harness builds is
+// such a mount, so it is always empty; where the Go API documents "nil
+// when none" (PullResult, RetryResult) it is nil, which a host that
+// marshals results or tests for none relies on.
+func (h *Host) judgeSkipped(f finished, skipped []string, nilWhenNone bool) *Violation {
+	switch {
+	case len(skipped) > 0:
+		return h.fail("skipped", fmt.Sprintf("%s: expected no skipped paths (no backend has a read-only mount), got %q", f.actor, skipped))
+	case nilWhenNone && skipped != nil:
+		return h.fail("skipped", fmt.Sprintf("%s: expected Skipped nil when none (the result's documented form), got an empty non-nil slice", f.actor))
+	}
+	return nil
 }
 
 // judgeApplied: Applied of a complete result is exact within what the

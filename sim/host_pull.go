@@ -52,6 +52,9 @@ func (h *Host) judgePull(f finished, calls []faults.Call, store []model.StoreCal
 	if f.err != nil {
 		return nil
 	}
+	if v := h.judgeSkipped(f, f.pull.Skipped, true); v != nil {
+		return v
+	}
 	if v := h.judgeApplied(f, calls, f.pull.Applied); v != nil {
 		return v
 	}

@@ -127,7 +127,7 @@ type RetryResult struct {
 	Status       RetryStatus
 	Backend      string
 	Applied      int
-	Skipped      []string
+	Skipped      []string // nil when none, as in PullResult
 	Attempt      int
 	NotBefore    time.Time
 	RuntimeID    *string
