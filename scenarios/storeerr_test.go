@@ -251,3 +251,27 @@ func TestStoreOpenFailureIsReported(t *testing.T) {
 		})
 	}
 }
+
+// listAlwaysFails is a store whose List fails even when it is empty, so the
+// alarm cannot arm at the first host start.
+type listAlwaysFails struct{ *scheduler.Memory }
+
+func (listAlwaysFails) List(context.Context) ([]scheduler.Intent, error) {
+	return nil, errors.New("list: permission denied")
+}
+
+// A store that fails the host's first listing, before any step, fails the
+// run as store-error, naming the call: an alarm that cannot arm at the
+// first start is the system's failure, never a setup error of the run.
+// (The Waker failing by itself there is the kill matrix's
+// waker-list-error-inverted, which died as a setup error, exit 2, before.)
+func TestListErrorAtTheFirstStartIsStoreError(t *testing.T) {
+	rep := mustSweep(t, SuiteOptions{Seeds: 3, NewStore: func() sim.SchedulerFactory {
+		s := listAlwaysFails{scheduler.NewMemory()}
+		return func(string) (scheduler.Scheduler, error) { return s, nil }
+	}})
+	requireFailure(t, rep, "store-error")
+	if d := rep.Failures[0].Violation.Detail; !strings.Contains(d, "intent store list (by host)") || !strings.Contains(d, "permission denied") {
+		t.Fatalf("detail does not name the list call: %s", d)
+	}
+}

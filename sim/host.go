@@ -502,8 +502,21 @@ func (h *Host) start() error {
 	h.starts++
 	h.stats.HostStarts = h.starts
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))
-	return h.startAlarm()
+	if err := h.startAlarm(); err != nil {
+		return &alarmStartError{err: err}
+	}
+	return nil
 }
+
+// alarmStartError is the alarm failing to arm as the host starts: the
+// Waker's own error or the store's listing, both the system under test's.
+type alarmStartError struct{ err error }
+
+func (e *alarmStartError) Error() string {
+	return "host start: arming the alarm: " + e.err.Error()
+}
+
+func (e *alarmStartError) Unwrap() error { return e.err }
 
 // event appends one trace line at the current virtual time.
 func (h *Host) event(actor, event string, details ...string) {

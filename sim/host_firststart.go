@@ -45,8 +45,15 @@ func (h *Host) firstStart() (err error) {
 	err = h.start()
 	var se *storeError
 	var be *buildError
+	var ae *alarmStartError
 	switch {
 	case err == nil:
+	case errors.As(err, &ae):
+		// As checkState reports a re-arm that fails between steps: a store
+		// listing that failed by itself is store-error, the Waker's own
+		// error is the alarm's.
+		h.failStore("alarm", ae.err)
+		return nil
 	case errors.As(err, &se) && h.cfg.Dir != "":
 		h.fail("store-error", se.Error())
 		return nil
