@@ -184,3 +184,44 @@ func TestInterruptJSONStillPrintsTheObject(t *testing.T) {
 		}
 	}
 }
+
+// One interrupt delivered twice at once (GNU timeout signals its child and
+// then its process group, as CI's per-command limit does) is still a clean
+// stop: the summary and exit 130, not death by the second signal.
+func TestInterruptDeliveredTwiceStopsCleanly(t *testing.T) {
+	bin, err := builtBinary()
+	if err != nil {
+		t.Fatalf("go build: %v", err)
+	}
+	cmd := exec.Command(bin, "run", "-seeds", "100000000", "-seed", "1", "-check-determinism", "-save", t.TempDir())
+	var out, errb lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(interruptWait)
+	for !strings.Contains(out.String(), "syncsim: run ") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("never got ready\nstderr:\n%s", errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for range 2 {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond) // the first is handled before the second lands
+	}
+	err = cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code != exitInterrupted || !strings.Contains(lastLine(out.String()), "(interrupted after ") {
+		t.Fatalf("exit %d, want %d with the summary\nstdout tail: %q\nstderr:\n%s", code, exitInterrupted, lastLine(out.String()), errb.String())
+	}
+}
