@@ -496,7 +496,7 @@ func (r *Runtime) handoff(to *actor) {
 		r.back <- struct{}{}
 	case to.state == actorNew:
 		to.state = actorReady
-		go r.main(to)
+		startActor(r, to)
 	default:
 		to.wake <- false
 	}
