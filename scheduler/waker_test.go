@@ -128,6 +128,37 @@ func TestWakerExhaustedDoesNotLoop(t *testing.T) {
 	}
 }
 
+// A firing that finds nothing due (the intent it was armed for was cleared
+// without a Rearm) keeps what earlier firings settled: an exhausted
+// intent handed over before must not arm the alarm again, in a past it
+// would fire at at once, only because a later firing handed nothing over.
+func TestWakerEmptyFiringKeepsSettled(t *testing.T) {
+	ctx := context.Background()
+	store := scheduler.NewMemory()
+	f := newFireLog()
+	clk, w := newMockWaker(t, store, f)
+	store.Schedule(ctx, scheduler.Intent{Backend: "x", Attempt: 3, NotBefore: t0.Add(time.Second)})
+	w.Rearm(ctx)
+	clk.Add(time.Second)
+	if due := f.next(t); !slices.Equal(due, []string{"x"}) {
+		t.Fatalf("due = %v, want [x]", due)
+	}
+	waitUnarmed(t, w) // x came back unchanged: settled
+
+	store.Schedule(ctx, scheduler.Intent{Backend: "y", Attempt: 1, NotBefore: clk.Now().Add(time.Second)})
+	w.Rearm(ctx)
+	waitNext(t, w, clk.Now().Add(time.Second))
+	store.Clear(ctx, "y") // no Rearm: the alarm will find nothing due
+	clk.Add(time.Second)
+	waitUnarmed(t, w)
+	time.Sleep(20 * time.Millisecond) // the firing may still be re-arming
+	if at, ok := w.Next(); ok {
+		t.Fatalf("after a firing with nothing due the alarm is armed at %v: the settled x was forgotten", at)
+	}
+	clk.Add(0) // a due alarm goes through the mock's AfterFunc: fire it if armed
+	f.none(t)
+}
+
 // A failing FireFunc leaves the due intents unhandled and retries after
 // RetryDelay, not in a busy loop and not never.
 func TestWakerRetriesAfterFireError(t *testing.T) {
