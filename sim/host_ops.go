@@ -295,16 +295,17 @@ func (h *Host) SpawnDelete(b int) {
 }
 
 // actorStackBytes is what an actor's goroutine is grown to before it calls
-// into the workspace. Every operation runs on a fresh goroutine (the actor
-// runtime starts one per actor), which starts with a small stack and would
-// otherwise double it several times deep inside the SUT, each time walking
-// and copying every frame: in profiles that was the largest single cost of
-// the harness after the SUT itself. Growing once, at the top, copies one
+// into the workspace. An operation may run on a fresh goroutine (the actor
+// runtime starts one when its pool has none idle, actors_pool.go), which
+// starts with a small stack and would otherwise double it several times
+// deep inside the SUT, each time walking and copying every frame: in
+// profiles that was the largest single cost of the harness after the SUT
+// itself. Growing once, at the top, copies one
 // frame. The pad is a little under a power of two because the runtime
 // rounds the stack up to one: 7 KiB of pad gives an 8 KiB stack (16 KiB
 // gave 32, and zeroing and copying the larger one cost more than the
 // occasional growth past 8 KiB it saved: about 6% of a default run's CPU
-// each step down, 16 to 12 to 7, in paired runs of farm-bench).
+// each step down, 16 to 12 to 7, in paired whole-process runs).
 const actorStackBytes = 7 << 10
 
 // presizeStack grows the calling goroutine's stack to about

@@ -52,11 +52,12 @@ const gcPercent = 400
 //
 // It was 64 MiB: the sweeps' heap then sat at the limit so often that
 // the collector ran at every few megabytes allocated, and with it the
-// scavenger. At 128 MiB, in back-to-back `syncsim bench` runs on this
-// machine, a default sweep ran 841 scenarios per CPU second against 767,
-// and the peak still did not grow with the sweep's length (168 against
-// 209 MB over 10,000 and 100,000 seeds). 256 MiB ran 888 but its peak
-// grew by 1.42 times, near the bench's bar of 1.5.
+// scavenger. The gain is small: in six paired runs of a 4,000-seed
+// `syncsim run`, 128 MiB a core cost a median 1.2% less CPU than 64 (one
+// `syncsim bench` each read 841 and 767 scenarios per CPU second, inside
+// this machine's noise), and the peak still did not grow with the sweep's
+// length (168 against 209 MB over 10,000 and 100,000 seeds). 256 MiB a
+// core let it grow 1.42 times, near the bench's bar of 1.5.
 const heapPerCore = 128 << 20
 
 // setGCPercent applies gcPercent and the memory limit, each unless the
