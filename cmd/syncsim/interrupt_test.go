@@ -57,6 +57,13 @@ const interruptWait = 90 * time.Second
 // has got somewhere, sends sig and returns the exit code and output.
 func signalled(t *testing.T, sig syscall.Signal, ready func(stdout string) bool, args ...string) (int, string, string) {
 	t.Helper()
+	return signalledTimes(t, sig, 1, ready, args...)
+}
+
+// signalledTimes is signalled sending sig n times, 50 ms apart (one
+// interrupt delivered twice, as GNU timeout does, when n is 2).
+func signalledTimes(t *testing.T, sig syscall.Signal, n int, ready func(stdout string) bool, args ...string) (int, string, string) {
+	t.Helper()
 	bin, err := builtBinary()
 	if err != nil {
 		t.Fatalf("go build: %v", err)
@@ -76,8 +83,13 @@ func signalled(t *testing.T, sig syscall.Signal, ready func(stdout string) bool,
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
+	for i := range n {
+		if i > 0 {
+			time.Sleep(50 * time.Millisecond) // the first is handled before the next lands
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
 	}
 	err = cmd.Wait()
 	code := 0
@@ -189,39 +201,12 @@ func TestInterruptJSONStillPrintsTheObject(t *testing.T) {
 // then its process group, as CI's per-command limit does) is still a clean
 // stop: the summary and exit 130, not death by the second signal.
 func TestInterruptDeliveredTwiceStopsCleanly(t *testing.T) {
-	bin, err := builtBinary()
-	if err != nil {
-		t.Fatalf("go build: %v", err)
-	}
-	cmd := exec.Command(bin, "run", "-seeds", "100000000", "-seed", "1", "-check-determinism", "-save", t.TempDir())
-	var out, errb lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(interruptWait)
-	for !strings.Contains(out.String(), "syncsim: run ") {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("never got ready\nstderr:\n%s", errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	for range 2 {
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond) // the first is handled before the second lands
-	}
-	err = cmd.Wait()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if code != exitInterrupted || !strings.Contains(lastLine(out.String()), "(interrupted after ") {
-		t.Fatalf("exit %d, want %d with the summary\nstdout tail: %q\nstderr:\n%s", code, exitInterrupted, lastLine(out.String()), errb.String())
+	ready := func(out string) bool { return strings.Contains(out, "syncsim: run ") }
+	// Long scenarios keep the seeds in flight running for a while after the
+	// first signal, so the second lands before the sweep has ended.
+	code, out, errb := signalledTimes(t, syscall.SIGTERM, 2, ready,
+		"run", "-seeds", "100000000", "-seed", "1", "-steps", "5000", "-check-determinism", "-save", t.TempDir())
+	if code != exitInterrupted || !strings.Contains(lastLine(out), "(interrupted after ") {
+		t.Fatalf("exit %d, want %d with the summary\nstdout tail: %q\nstderr:\n%s", code, exitInterrupted, lastLine(out), errb)
 	}
 }
