@@ -13,6 +13,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 	"github.com/syncsim/syncsim/workspace/planttest"
@@ -123,6 +124,13 @@ type Config struct {
 	// workspace apart from the run (host_storeprobe.go and its siblings),
 	// for a test of what the run's own operations reach.
 	NoProbes bool
+	// Properties selects the properties judged, by name (nil: every one;
+	// oracle.Registry lists them). A property left out is not reported,
+	// and its checker does not run.
+	Properties []string
+	// Checkers are judges of the user's own, run after the selected
+	// properties' checkers on the same history (see oracle.Checker).
+	Checkers []history.Judge
 }
 
 // Epoch is the virtual time every run starts near (drawStart shifts it by
@@ -257,6 +265,11 @@ type Host struct {
 	secrets      []*faults.Secrets        // every planter, containers first
 	storeSecrets *faults.Secrets          // the intent store's, across host starts
 
+	// hist is the run's history: the events the judge reads
+	// (host_history.go); judged says which properties are selected.
+	hist   history.History
+	judged func(property string) bool
+
 	// events counts trace events for the watchdog (Progress); abandoned
 	// freezes a goroutine that comes back after the watchdog gave up
 	// (see watchdog.go).
@@ -371,6 +384,9 @@ func NewHost(cfg Config) (*Host, error) {
 		h.reconnected = append(h.reconnected, false)
 	}
 	h.oracle = oracle.New(len(h.containers))
+	if err := h.beginHistory(); err != nil {
+		return nil, err
+	}
 	h.plantSecrets()
 	if err := h.firstStart(); err != nil {
 		return nil, err
@@ -498,7 +514,7 @@ func (h *Host) start() error {
 		return &buildError{start: h.starts + 1, err: err}
 	}
 	h.ws = ws
-	h.oracle.Leaks.HostStarted(h.containerMarks())
+	h.appendEvent(history.Event{Kind: history.HostStart, Start: h.starts + 1, Marks: h.containerMarks()})
 	h.starts++
 	h.stats.HostStarts = h.starts
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))

@@ -30,21 +30,19 @@ func (v *Violation) Error() string {
 	return fmt.Sprintf("property %s violated at +%s: %s", v.Property, v.At, v.Detail)
 }
 
-// Properties lists every property the host checks, for reports and for
-// scenario files that expect one.
-var Properties = []string{
-	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "hang", "no-panic",
-	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
-	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
-	"timer-escape", "dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end", "apply-batch",
-	"batch-budget", "applied", "skipped", "cursor-monotone", "fetched-applied", "pushed-applied",
-	"complete-at-target", "fifo", "fetch-through", "cancel", "push-budget", "push-target", "push-batch", "push-count", "local-store", "replay", "invalidate",
-	"lost-message", "api", "error-class", "push-resend", "handle-leak", "error-text", "dispose-once",
-}
+// Properties lists every property a run judges, by name, in the
+// registry's order (oracle.Registry holds what each checks and where).
+var Properties = oracle.Names()
 
+// fail breaks property with detail: the run's first violation is kept and
+// traced. A property the run does not judge (Config.Properties) is not
+// reported: fail returns nil and the run goes on.
 func (h *Host) fail(property, detail string) *Violation {
 	if h.violated != nil {
 		return h.violated
+	}
+	if h.judged != nil && !h.judged(property) {
+		return nil
 	}
 	// A detail may quote an error the injector planted a credential in.
 	detail = faults.ScrubSecrets(detail)
@@ -77,7 +75,7 @@ func (h *Host) checkState() *Violation {
 	if v := h.checkLocalViews(); v != nil {
 		return v
 	}
-	if v := h.checkLeaks(); v != nil {
+	if v := h.stepEnd(); v != nil {
 		return v
 	}
 	if v := h.traceSecrecy(); v != nil {

@@ -41,7 +41,7 @@ func TestHandleLeakRule(t *testing.T) {
 				}
 			}
 			h.drainRecords()
-			v := h.checkLeaks()
+			v := h.Step()
 			if fired := v != nil; fired != tc.fires {
 				t.Fatalf("expected a violation %t, got %v", tc.fires, v)
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim/event"
+	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -700,7 +701,7 @@ func (h *Host) drainRecords() {
 		// already brought into the local store.
 		h.oracle.Served.Note(i, c.LogEpoch(), h.drained[i])
 		h.oracle.Truncs.Note(i, h.drained[i])
-		for _, call := range h.drained[i] {
+		for k, call := range h.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
 			}
@@ -713,7 +714,7 @@ func (h *Host) drainRecords() {
 			h.checkPushBudget(i, call)
 			h.checkPushTarget(i, call)
 			h.checkResend(i, call)
-			h.oracle.Leaks.Note(i, call)
+			h.appendEvent(history.Event{Kind: history.RuntimeCall, Actor: call.Actor, Backend: i, Runtime: &h.drained[i][k]})
 			if detail, overlapped := h.oracle.Spans.Note(i, h.names[i], call); overlapped {
 				h.fail("fifo", detail)
 			}

@@ -1,0 +1,53 @@
+package history
+
+import (
+	"time"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// Event is one thing that happened in a run. Which fields are set depends
+// on Kind (see the Kind constants); the others are zero.
+type Event struct {
+	Kind Kind
+	// At is the virtual time since the run's start.
+	At time.Duration
+	// Actor is the actor the event belongs to ("" for the driver).
+	Actor string
+	// Backend is the backend's index for RuntimeCall and OpReturned.
+	Backend int
+
+	Start   int               // HostStart: the start's number, from 1
+	Marks   []int             // HostStart: each backend's record position
+	Runtime *faults.Call      // RuntimeCall
+	Store   *faults.StoreCall // StoreCall
+	Maker   string            // GateWait: the actor that made the gate
+	Op      *Op               // OpReturned
+}
+
+// Op is an operation as it returned: what it was asked to do and what it
+// returned. It is the client side of Jepsen's history: a checker compares
+// it with what the records say the world did.
+type Op struct {
+	// Kind is "exec", "retry", "pull", "write" or "delete".
+	Kind string
+	// Mode is an exec's sync mode.
+	Mode workspace.ExecSync
+	// Path, Size and Version describe a host write or delete: the path,
+	// the size its content was padded to (0: as it is) and its version.
+	Path    string
+	Size    int
+	Version int
+	// Exactly one of the results is meaningful, by Kind.
+	Exec  workspace.ExecResult
+	Retry workspace.RetryResult
+	Pull  workspace.PullResult
+	Err   error
+	// Cancelled: the harness cancelled the operation's context at some
+	// point of its run (the cancel property judges it, not the others).
+	Cancelled bool
+	// StepMarks holds each backend's record position when the operation's
+	// step began: the runtime calls since then are Runtime(b, StepMarks[b]).
+	StepMarks []int
+}

@@ -1,0 +1,89 @@
+package history
+
+import (
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/workspace"
+)
+
+// Setup is what a judge needs to know of the run before its first event:
+// facts of the configuration, never of the system under test's decisions.
+type Setup struct {
+	// Backends are the backend ids, by index.
+	Backends []string
+	// PushBatch is the workspace's push batch budget, SPEC 6.5's defaults
+	// filled in.
+	PushBatch workspace.PushBudget
+}
+
+// Records gives a judge read access to the fault wrappers' records of the
+// run, which the driver owns: the calls are the RuntimeCall and StoreCall
+// events' own, and a checker that needs the calls of a span (an operation's
+// step) slices them instead of copying every event.
+type Records interface {
+	// RuntimeSince returns backend b's calls after record position mark.
+	// The slice must not be changed nor kept past the next Append.
+	RuntimeSince(b, mark int) []faults.Call
+}
+
+// Reporter is how a judge tells the driver what it found.
+type Reporter interface {
+	// Violate reports that property broke, with a one-paragraph detail.
+	// The driver keeps the first report of a run as its violation.
+	Violate(property, detail string)
+	// Reach counts one occurrence of a situation a property depends on
+	// ("push-full-batch"): the sweep's reach table shows what the run
+	// exercised.
+	Reach(what string)
+}
+
+// Judge reads a run's history as it is appended.
+type Judge interface {
+	// Reads is the set of kinds Observe is called for.
+	Reads() Kinds
+	// Begin is called once per run, before its first event.
+	Begin(s Setup, r Records)
+	// Observe reads one event; what it finds goes to rep.
+	Observe(e *Event, rep Reporter)
+}
+
+// History is one run's events, in the order they happened, and the judge
+// that reads them. The zero value records and judges nothing until Reset.
+type History struct {
+	setup  Setup
+	events []Event
+	judge  Judge
+	reads  Kinds
+	rep    Reporter
+}
+
+// Reset starts a new run: it forgets the events (keeping the buffer),
+// and hands judge (nil for none) the setup. rep receives what the judge
+// reports.
+func (h *History) Reset(s Setup, r Records, judge Judge, rep Reporter) {
+	clear(h.events) // drop the pointers into the last run's records
+	h.events = h.events[:0]
+	h.setup, h.judge, h.rep, h.reads = s, judge, rep, 0
+	if judge != nil {
+		h.reads = judge.Reads()
+		judge.Begin(s, r)
+	}
+}
+
+// Reads reports whether the judge reads kind k: a driver can skip building
+// an event nobody reads.
+func (h *History) Reads(k Kind) bool { return h.reads.Has(k) }
+
+// Append records e and hands it to the judge when the judge reads its kind.
+func (h *History) Append(e Event) {
+	h.events = append(h.events, e)
+	if h.reads.Has(e.Kind) {
+		h.judge.Observe(&h.events[len(h.events)-1], h.rep)
+	}
+}
+
+// Events returns the events appended since Reset, oldest first. The slice
+// is the history's own: read it, do not change or keep it.
+func (h *History) Events() []Event { return h.events }
+
+// Setup returns the run's setup.
+func (h *History) Setup() Setup { return h.setup }

@@ -1,0 +1,78 @@
+package history
+
+import "strings"
+
+// Kind says what an Event records.
+type Kind uint8
+
+// The kinds, in no meaningful order. Add new ones at the end: a Kinds set
+// is a bit mask over them.
+const (
+	// HostStart: the host started (the first start, or after a crash or
+	// a clean restart). Start is its number, from 1; Marks holds each
+	// backend's record position at that moment: calls up to it belong to
+	// the previous incarnation.
+	HostStart Kind = iota + 1
+	// RuntimeCall: one call of a container's record, as the driver reads
+	// the records after a step's actors ran (container by container, in
+	// call order). Backend is the container's index; Runtime the call.
+	RuntimeCall
+	// StoreCall: one call of the intent-store wrapper's record, read after
+	// the runtime calls of the same step. Store is the call.
+	StoreCall
+	// GateWait: Actor parked on a gate (a FIFO entry, a shared connect, a
+	// pending disconnect) that Maker made.
+	GateWait
+	// OpReturned: an operation's actor finished; Op holds what it was
+	// asked and what it returned. Appended after the step's records.
+	OpReturned
+	// StepEnd: every actor of a step ran to its end and every operation
+	// that finished was appended; the host's state is between steps.
+	// Not appended for a step cut by a host restart.
+	StepEnd
+
+	kindCount // the number of kinds plus one
+)
+
+var kindNames = [...]string{
+	HostStart:   "host-start",
+	RuntimeCall: "runtime-call",
+	StoreCall:   "store-call",
+	GateWait:    "gate-wait",
+	OpReturned:  "op-returned",
+	StepEnd:     "step-end",
+}
+
+// String is the kind's name, as the registry prints what a checker reads.
+func (k Kind) String() string {
+	if k > 0 && k < kindCount {
+		return kindNames[k]
+	}
+	return "kind(" + string(rune('0'+k)) + ")"
+}
+
+// Kinds is a set of kinds: what a checker reads.
+type Kinds uint64
+
+// Of returns the set of the given kinds.
+func Of(kinds ...Kind) Kinds {
+	var s Kinds
+	for _, k := range kinds {
+		s |= 1 << k
+	}
+	return s
+}
+
+// Has reports whether k is in the set.
+func (s Kinds) Has(k Kind) bool { return s&(1<<k) != 0 }
+
+// String lists the set's kinds, comma-separated, in kind order.
+func (s Kinds) String() string {
+	var names []string
+	for k := Kind(1); k < kindCount; k++ {
+		if s.Has(k) {
+			names = append(names, k.String())
+		}
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,67 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/history"
+	"github.com/syncsim/syncsim/sim/oracle"
+)
+
+// beginHistory starts the run's history and its judge: the checkers of
+// the selected properties (package sim/oracle), then the user's own.
+func (h *Host) beginHistory() error {
+	judged, err := oracle.Selection(h.cfg.Properties)
+	if err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	j, _, err := oracle.Select(h.cfg.Properties)
+	if err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	var judge history.Judge = j
+	if len(h.cfg.Checkers) > 0 {
+		judge = oracle.Compose(append([]oracle.Checker{j}, h.cfg.Checkers...)...)
+	}
+	h.judged = judged
+	h.hist.Reset(history.Setup{Backends: h.names, PushBatch: h.pushBudget()}, hostRecords{h}, judge, hostReporter{h})
+	return nil
+}
+
+// appendEvent appends e to the history at the current virtual time.
+func (h *Host) appendEvent(e history.Event) {
+	e.At = h.clock.Now().Sub(h.t0)
+	h.hist.Append(e)
+}
+
+// stepEnd appends the end of a step and returns the violation a checker
+// reported at it, if any.
+func (h *Host) stepEnd() *Violation {
+	h.appendEvent(history.Event{Kind: history.StepEnd})
+	return h.violated
+}
+
+// History returns the run's history so far.
+func (h *Host) History() *history.History { return &h.hist }
+
+// hostReporter turns what the judge reports into the run's violation and
+// reach counts.
+type hostReporter struct{ h *Host }
+
+func (r hostReporter) Violate(property, detail string) { r.h.fail(property, detail) }
+
+func (r hostReporter) Reach(what string) { r.h.stats.Faults[what]++ }
+
+// hostRecords lends the judge the fault wrappers' records.
+type hostRecords struct{ h *Host }
+
+func (r hostRecords) RuntimeSince(b, mark int) []faults.Call { return r.h.recordSince(b, mark) }
+
+// containerMarks returns every container's record position.
+func (h *Host) containerMarks() []int {
+	marks := make([]int, len(h.containers))
+	for i, c := range h.containers {
+		marks[i] = c.Mark()
+	}
+	return marks
+}

@@ -1,0 +1,183 @@
+package oracle
+
+import "github.com/syncsim/syncsim/sim/history"
+
+// Basis says where a property's expectation comes from (DESIGN.md, "The
+// oracle: predict, never copy").
+type Basis string
+
+const (
+	// Predicted: computed from environment facts alone (the model, the
+	// configuration, what the harness injected).
+	Predicted Basis = "predicted"
+	// Record: read off the runtime's or a store's own record of what the
+	// world did, with no decision of the system under test in it.
+	Record Basis = "record"
+	// Both: a prediction held against the record.
+	Both Basis = "predicted + record"
+	// Driver: a failure of the run itself (a panic, a deadlock, a hang) that
+	// the driver sees and reports.
+	Driver Basis = "driver"
+)
+
+// Property is one entry of the registry: the one source for the property
+// tables in model/doc.go, docs/properties.md and the command's help.
+type Property struct {
+	// Name is what a violation, a scenario file's expectation and
+	// -properties call it.
+	Name string
+	// Spec is the SPEC.md section (or sections) it holds the code to.
+	Spec string
+	// Basis is where its expectation comes from.
+	Basis Basis
+	// What says in one line what it checks.
+	What string
+	// Family groups properties one checker raises together (they read the
+	// same events); "" for a checker of its own.
+	Family string
+	// New builds the checker of this property (or its family), reporting
+	// only the properties want selects. nil: the property is still judged
+	// inside the driver (package sim), from its internals — the redesign
+	// of issue 31 moves them here one family at a time.
+	New func(want func(string) bool) Checker
+}
+
+// Reads returns the kinds of event the property's checker reads (zero for
+// a property the driver still judges).
+func (p *Property) Reads() history.Kinds {
+	if p.New == nil {
+		return 0
+	}
+	return p.New(func(string) bool { return true }).Reads()
+}
+
+// InOracle reports whether the property is judged by a checker of this
+// package from the history alone.
+func (p *Property) InOracle() bool { return p.New != nil }
+
+// Lookup returns the registry entry named name, or nil.
+func Lookup(name string) *Property {
+	for i := range Registry {
+		if Registry[i].Name == name {
+			return &Registry[i]
+		}
+	}
+	return nil
+}
+
+// Names returns every property name, in registry order.
+func Names() []string {
+	out := make([]string, len(Registry))
+	for i, p := range Registry {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// Registry lists every property syncsim judges, in the order a run checks
+// them when two break at one event. Keep model/doc.go's table,
+// docs/properties.md and sim.Properties equal to it (TestRegistry* keep
+// them so).
+var Registry = []Property{
+	{Name: "model", Spec: "1.4, 3, 4, 11.3-11.5, 11.11", Basis: Predicted,
+		What: "every RetryPendingSync result, exec sync result and the store calls each operation makes equal the model's prediction"},
+	{Name: "intent-table", Spec: "11.1, 11.2", Basis: Predicted,
+		What: "between steps, the stored intent table equals the model's (one intent per backend, notBefore from the backoff formula)"},
+	{Name: "attempt-range", Spec: "11.2", Basis: Record,
+		What: "every library-written stored intent has 1 <= attempt <= maxAttempts"},
+	{Name: "alarm", Spec: "1.3, 11 (one alarm)", Basis: Predicted,
+		What: "the alarm is never later than the earliest live unsettled intent, never earlier than anything pending, and fires one at a time"},
+	{Name: "no-deadlock", Spec: "5.1", Basis: Driver,
+		What: "no step ends with actors parked and nothing to wake them"},
+	{Name: "hang", Basis: Driver,
+		What: "no run stops making progress for the watchdog's wall time (an actor blocked outside the simulator)"},
+	{Name: "no-panic", Basis: Driver,
+		What: "no operation, timer callback or host call panics"},
+	{Name: "retry-never-reexecs", Spec: "11.6", Basis: Record,
+		What: "a retry never runs a command"},
+	{Name: "complete-on-own-runtime", Spec: "7, 11.4", Basis: Record,
+		What: "complete is never reported against a runtime other than the one the intent names"},
+	{Name: "durability", Spec: "6.1, 6.7", Basis: Predicted,
+		What: "across host restarts, intents, cursors and local files are exactly what was durably written"},
+	{Name: "alarm-progress", Spec: "1.3", Basis: Predicted,
+		What: "every alarm firing hands the due backends to RetryPendingSync and re-arms"},
+	{Name: "liveness-intents", Spec: "11 (liveness)", Basis: Predicted,
+		What: "after the fault-free tail no intent is stranded: each is exhausted or retried"},
+	{Name: "liveness-files", Spec: "11 (liveness)", Basis: Both,
+		What: "after the fault-free tail every backend whose runtime kept its log holds the remote's files locally"},
+	{Name: "liveness-push", Spec: "6.6, 8.3", Basis: Both,
+		What: "after a lost log and the tail, the host's own files were re-pushed onto the new log"},
+	{Name: "liveness-converge", Spec: "6.3, 6.4, 6.6", Basis: Both,
+		What: "after a lost log and the tail, every remote file is in the local store, unless a truncation was outrun"},
+	{Name: "host-write", Spec: "6.1", Basis: Predicted,
+		What: "an acknowledged host write persists in the local store"},
+	{Name: "store-error", Basis: Record,
+		What: "no store call fails with an error the harness did not inject"},
+	{Name: "secrecy", Spec: "1.4", Basis: Predicted,
+		What: "no planted credential reaches a result, a stored intent or the trace; error texts are redacted and cut"},
+	{Name: "timer-escape", Basis: Driver,
+		What: "the system under test uses only timers the simulation schedules"},
+	{Name: "dispatch-once", Spec: "11.6", Basis: Record,
+		What: "an exec runs its command once"},
+	{Name: "exit-code", Spec: "3.1", Basis: Record,
+		What: "an exec reports the exit code its command's event stream carried"},
+	{Name: "connect-bound", Spec: "5.2, 11.10", Basis: Record,
+		What: "at most two connection attempts per sync operation"},
+	{Name: "defer-never-pulls", Spec: "3.1, 11.11", Basis: Record,
+		What: "a deferred exec never pulls"},
+	{Name: "wait-pulls", Spec: "3.1, 3.2", Basis: Record,
+		What: "a wait-mode exec pulls after its command"},
+	{Name: "pull-to-end", Spec: "3.2, 6.3", Basis: Record,
+		What: "a whole pull that completes has read its stream to the end"},
+	{Name: "apply-batch", Spec: "6.3 step 7, 6.4", Basis: Record,
+		What: "each apply holds exactly the entries its stream served since the last one"},
+	{Name: "batch-budget", Spec: "6.4", Basis: Record,
+		What: "a batched pull stops within its entry, byte and wall-time budgets"},
+	{Name: "applied", Spec: "1.4, 6.4", Basis: Both,
+		What: "a complete result's Applied is exactly what the last pass changed, within what was served"},
+	{Name: "skipped", Spec: "1.4", Basis: Predicted,
+		What: "a complete result's Skipped is empty, and nil where the API documents nil"},
+	{Name: "cursor-monotone", Spec: "11.7", Basis: Record,
+		What: "the fetch cursor never moves back except when the remote's log was reset"},
+	{Name: "fetched-applied", Spec: "8.7", Basis: Both,
+		What: "the fetch cursor never covers an entry the local store lacks"},
+	{Name: "pushed-applied", Spec: "6.5", Basis: Both,
+		What: "the push cursor never covers a change the remote did not acknowledge"},
+	{Name: "complete-at-target", Spec: "11.8", Basis: Record,
+		What: "complete is reported only when the local store reached the target"},
+	{Name: "fifo", Spec: "5.1, 11.9", Basis: Record,
+		What: "mutating operations of one backend never overlap, and different backends never wait for each other"},
+	{Name: "fetch-through", Spec: "6.4 step 2", Basis: Predicted,
+		What: "a retry's fetch is bounded by its intent's target"},
+	{Name: "cancel", Spec: "5.1", Basis: Both,
+		What: "a cancelled operation abandons cleanly and loses nothing"},
+	{Name: "push-budget", Spec: "6.5", Basis: Record,
+		What: "every push stays within the push batch budget"},
+	{Name: "push-target", Spec: "6.5", Basis: Both,
+		What: "a push run stops at the target it read", Family: "push-target"},
+	{Name: "push-batch", Spec: "6.5", Basis: Both,
+		What: "each push batch's size and sender cursor are what the local changes predict", Family: "push-target"},
+	{Name: "push-count", Spec: "5.1", Basis: Record,
+		What: "Workspace.Push returns the changes the runtime acknowledged"},
+	{Name: "local-store", Basis: Predicted,
+		What: "every answer of the local store is the local-store model's"},
+	{Name: "replay", Spec: "5.2", Basis: Record,
+		What: "a transport failure is replayed once; a spawn only when provably not dispatched"},
+	{Name: "invalidate", Spec: "5.2, 5.3", Basis: Record,
+		What: "the connection a transport failure happened on is closed"},
+	{Name: "lost-message", Spec: "5.2 step 1", Basis: Record,
+		What: "a lost after a first-pass transport failure names it"},
+	{Name: "api", Spec: "2.2", Basis: Predicted,
+		What: "option validation refuses what SPEC 2.2 refuses and accepts the run's own options"},
+	{Name: "error-class", Spec: "5.2, 6.3", Basis: Both,
+		What: "an error's class (errors.Is on the SPEC's sentinels) is the one the record predicts"},
+	{Name: "push-resend", Spec: "6.5-6.7", Basis: Record,
+		What: "no push re-sends a change the remote acknowledged and the host recorded"},
+	{Name: "handle-leak", Spec: "5.3, 5.4", Basis: Record,
+		What: "between steps at most the latest connection to a backend is open",
+		New:  func(want func(string) bool) Checker { return &HandleLeak{} }},
+	{Name: "error-text", Spec: "5.2, 1.4", Basis: Predicted,
+		What: "reconnect wrappers name the configured id and operation; bodies are made safe and cut"},
+	{Name: "dispose-once", Spec: "6.3 step 9", Basis: Record,
+		What: "every fetch envelope an operation opened is disposed exactly once"},
+}
