@@ -486,8 +486,6 @@ func (h *Host) start() error {
 	h.sched = faults.NewScheduler(inner, h.hooks(), h.actorRand("faults/store/"+strconv.Itoa(h.starts)), &profile)
 	h.sched.SetClock(h.clock.Now)
 	h.sched.PlantSecrets(h.storeSecrets)
-	h.oracle.FIFO.Reset()
-	h.oracle.Spans.Reset()
 	h.localMark = 0
 	h.applies = h.applies[:0] // the actors that made them are gone
 	h.forgetHandedOut()

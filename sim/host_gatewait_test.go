@@ -7,18 +7,6 @@ import (
 	"github.com/syncsim/syncsim/faults"
 )
 
-func TestActorBackend(t *testing.T) {
-	for name, want := range map[string]string{
-		"#12.exec.b3": "b3", "#7.alarm.b0": "b0", "#1.retry.b15": "b15",
-		"#5.timer": "", "#3.tick": "", "-": "", "": "", "#2.exec.bx": "", "#2.exec.b": "",
-	} {
-		got, ok := actorBackend(name)
-		if ok != (want != "") || got != want {
-			t.Errorf("actorBackend(%q) = %q, %t; want %q", name, got, ok, want)
-		}
-	}
-}
-
 // TestGateWaitAcrossBackends: an operation's actor that parks on a gate
 // another backend's operation made is property fifo; the same backend, or
 // an actor or gate of no backend, is not.

@@ -65,3 +65,16 @@ func (h *Host) containerMarks() []int {
 	}
 	return marks
 }
+
+// opReturned appends operation f's return, with calls (its own runtime
+// calls since its step began, local-store faults inserted), and returns
+// the violation a checker reported at it, if any.
+func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
+	h.appendEvent(history.Event{Kind: history.OpReturned, Actor: f.actor, Backend: f.backend, Op: &history.Op{
+		Kind: f.kind, Mode: f.mode, Path: f.path, Size: f.size, Version: f.version,
+		Exec: f.exec, Retry: f.retry, Pull: f.pull, Err: f.err,
+		CancelHit: h.hit[f.actor], Cancelled: h.cancelled[f.actor],
+		Calls: calls, StepMarks: f.marks,
+	}})
+	return h.violated
+}

@@ -20,7 +20,7 @@ var errNoLister = errors.New("sim: the scheduler store does not implement schedu
 // judge feeds one finished operation to the model and compares results.
 func (h *Host) judge(f finished) *Violation {
 	calls := h.withLocalFaults(byActor(&h.actorCalls, h.recordSince(f.backend, f.marks[f.backend]), f.actor), f)
-	if v := h.judgeDisposals(f, calls); v != nil {
+	if v := h.opReturned(f, calls); v != nil {
 		return v
 	}
 	if v, cancelled := h.judgeCancelled(f, calls); cancelled {
@@ -64,19 +64,10 @@ func (h *Host) judge(f finished) *Violation {
 		h.oracle.Acked.AddVersion(f.backend, f.path, f.size, f.version)
 		return nil
 	case "retry":
-		if v := h.judgeRetrySpan(f); v != nil {
-			return v
-		}
 		return h.judgeRetry(f, calls, store)
 	case "pull":
-		if v := h.judgeRetrySpan(f); v != nil {
-			return v
-		}
 		return h.judgePull(f, calls, store)
 	default:
-		if v := h.judgeRetrySpan(f); v != nil {
-			return v
-		}
 		return h.judgeExec(f, calls, store)
 	}
 }

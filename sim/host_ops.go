@@ -715,21 +715,18 @@ func (h *Host) drainRecords() {
 			h.checkPushTarget(i, call)
 			h.checkResend(i, call)
 			h.appendEvent(history.Event{Kind: history.RuntimeCall, Actor: call.Actor, Backend: i, Runtime: &h.drained[i][k]})
-			if detail, overlapped := h.oracle.Spans.Note(i, h.names[i], call); overlapped {
-				h.fail("fifo", detail)
-			}
 		}
 	}
-	for _, call := range h.sched.CallsView(h.schedMark) {
+	storeCalls := h.sched.CallsView(h.schedMark)
+	for k := range storeCalls {
+		call := &storeCalls[k]
 		if call.Fault.Valid() {
 			h.stats.Faults[call.Fault.String()]++
 		}
 		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
 		h.eventBytes(call.Actor, event.KindStore, h.lineBuf)
-		h.checkStoreCall(call)
-		if detail, overlapped := h.oracle.FIFO.Note(call); overlapped {
-			h.fail("fifo", detail)
-		}
+		h.checkStoreCall(*call)
+		h.appendEvent(history.Event{Kind: history.StoreCall, Actor: call.Actor, Store: call})
 	}
 	h.schedMark = h.sched.Mark()
 	h.drainLocalFaults()

@@ -44,9 +44,15 @@ type Op struct {
 	Retry workspace.RetryResult
 	Pull  workspace.PullResult
 	Err   error
-	// Cancelled: the harness cancelled the operation's context at some
-	// point of its run (the cancel property judges it, not the others).
-	Cancelled bool
+	// CancelHit: a cancel the harness made landed on the operation,
+	// wherever it landed. Cancelled: the operation was cancelled while
+	// parked before any call of its own (the cancel property judges it
+	// alone).
+	CancelHit, Cancelled bool
+	// Calls are the operation's own runtime calls since its step began,
+	// in order, with the local-store faults it met inserted where they
+	// fired (Op faults.OpLocalStore). Valid while the event is observed.
+	Calls []faults.Call
 	// StepMarks holds each backend's record position when the operation's
 	// step began: the runtime calls since then are Runtime(b, StepMarks[b]).
 	StepMarks []int

@@ -1,4 +1,4 @@
-package sim
+package oracle
 
 import (
 	"testing"
@@ -81,6 +81,18 @@ func TestPushRunSpan(t *testing.T) {
 		i, _, _ := pushRunOverlap(tc.rec, x)
 		if fired := i >= 0; fired != tc.fires {
 			t.Errorf("%s: expected an overlap %t, got index %d", tc.name, tc.fires, i)
+		}
+	}
+}
+
+func TestActorBackend(t *testing.T) {
+	for name, want := range map[string]string{
+		"#12.exec.b3": "b3", "#7.alarm.b0": "b0", "#1.retry.b15": "b15",
+		"#5.timer": "", "#3.tick": "", "-": "", "": "", "#2.exec.bx": "", "#2.exec.b": "",
+	} {
+		got, ok := actorBackend(name)
+		if ok != (want != "") || got != want {
+			t.Errorf("actorBackend(%q) = %q, %t; want %q", name, got, ok, want)
 		}
 	}
 }

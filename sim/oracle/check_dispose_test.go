@@ -1,9 +1,10 @@
-package sim
+package oracle
 
 import (
 	"testing"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/history"
 )
 
 // TestDisposeOnceRule: every stream an operation's own successful fetch
@@ -11,6 +12,8 @@ import (
 func TestDisposeOnceRule(t *testing.T) {
 	fetch := func(stream int) faults.Call { return faults.Call{Op: faults.OpFetch, Stream: stream} }
 	closeOf := func(stream int) faults.Call { return faults.Call{Op: faults.OpStreamClose, Stream: stream} }
+	var c DisposeOnce
+	c.Begin(history.Setup{Backends: []string{"b0"}}, nil)
 	for _, tc := range []struct {
 		name  string
 		calls []faults.Call
@@ -23,17 +26,15 @@ func TestDisposeOnceRule(t *testing.T) {
 		{"failed fetch", []faults.Call{{Op: faults.OpFetch, Err: "socket hang up"}}, true},
 		{"no fetch", []faults.Call{{Op: faults.OpConnect}}, true},
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-		if err != nil {
-			t.Fatal(err)
+		var rep recorder
+		c.Observe(&history.Event{Kind: history.OpReturned, Actor: "#1.pull.b0", Op: &history.Op{Kind: "pull", Calls: tc.calls}}, &rep)
+		if ok := len(rep.violations) == 0; ok != tc.ok {
+			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, rep.violations)
 		}
-		v := h.judgeDisposals(finished{actor: "#1.pull.b0", kind: "pull"}, tc.calls)
-		if (v == nil) != tc.ok {
-			t.Errorf("%s: expected ok %t, got %v", tc.name, tc.ok, v)
+		for _, v := range rep.violations {
+			if v[:len("dispose-once:")] != "dispose-once:" {
+				t.Errorf("%s: expected property dispose-once, got %s", tc.name, v)
+			}
 		}
-		if v != nil && v.Property != "dispose-once" {
-			t.Errorf("%s: expected property dispose-once, got %s", tc.name, v.Property)
-		}
-		h.Close()
 	}
 }
