@@ -160,7 +160,7 @@ func (s localStoreCheck) WritePushCursor(backend string, c workspace.Cursor) err
 	s.check("write-push-cursor", backend, err)
 	if reached(err) {
 		s.h.localModel.WritePushCursor(backend, c)
-		s.h.notePushCursor(backend, c)
+		s.h.notePushCursorWritten(backend, c)
 	}
 	return err
 }

@@ -711,10 +711,8 @@ func (h *Host) drainRecords() {
 			}
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
 			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)
-			h.checkPushBudget(i, call)
-			h.checkPushTarget(i, call)
-			h.checkResend(i, call)
 			h.appendEvent(history.Event{Kind: history.RuntimeCall, Actor: call.Actor, Backend: i, Runtime: &h.drained[i][k]})
+			h.checkPushTarget(i, call)
 		}
 	}
 	storeCalls := h.sched.CallsView(h.schedMark)

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/syncsim/syncsim/faults"
@@ -27,39 +26,6 @@ func (h *Host) pushBudget() workspace.PushBudget {
 		b.MaxBytes = specPushBatch.MaxBytes
 	}
 	return b
-}
-
-// checkPushBudget is property push-budget for one push the runtime
-// received: at most MaxEntries changes, and past the first change no more
-// than MaxBytes of content (SPEC 6.5: the first always goes, so a change
-// larger than the budget still moves alone). Read from the runtime's
-// record of what arrived, whoever sent it.
-func (h *Host) checkPushBudget(b int, c faults.Call) {
-	if c.Op != faults.OpPush {
-		return
-	}
-	budget := h.pushBudget()
-	if c.Err == "" {
-		// Reachability: a push that filled its batch (more may follow), an
-		// empty one acknowledging the target, a lone change larger than
-		// the byte budget.
-		switch {
-		case c.Changes == 0:
-			h.stats.Faults["push-empty-ack"]++
-		case c.Changes == budget.MaxEntries:
-			h.stats.Faults["push-full-batch"]++
-		case c.Changes == 1 && c.PushBytes > budget.MaxBytes:
-			h.stats.Faults["push-over-budget"]++
-		}
-	}
-	switch {
-	case c.Changes > budget.MaxEntries:
-		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s: expected at most %d changes (the budget), got %d",
-			c.Actor, c.Seq, h.names[b], budget.MaxEntries, c.Changes))
-	case c.Changes > 1 && c.PushBytes > budget.MaxBytes:
-		h.fail("push-budget", fmt.Sprintf("%s: push #%d to %s: expected at most %d bytes past the first change (the budget), got %d changes of %d bytes",
-			c.Actor, c.Seq, h.names[b], budget.MaxBytes, c.Changes, c.PushBytes))
-	}
 }
 
 // checkPushTarget is properties push-target and push-batch for one call of

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -24,6 +25,7 @@ type Event struct {
 	Store   *faults.StoreCall // StoreCall
 	Maker   string            // GateWait: the actor that made the gate
 	Op      *Op               // OpReturned
+	Local   *Local            // LocalCall
 }
 
 // Op is an operation as it returned: what it was asked to do and what it
@@ -56,4 +58,28 @@ type Op struct {
 	// StepMarks holds each backend's record position when the operation's
 	// step began: the runtime calls since then are Runtime(b, StepMarks[b]).
 	StepMarks []int
+}
+
+// Local is a call into the workspace's local store that the store carried
+// out (a call the fault wrapper failed never reached it).
+type Local struct {
+	// Op names the store method in words: "write-push-cursor", ...
+	Op string
+	// Cursor is the cursor a cursor write wrote.
+	Cursor scheduler.Cursor
+	// Remote is where the backend's remote stood at the call, for the
+	// calls a checker needs it for (a push cursor write).
+	Remote Remote
+}
+
+// Remote is a snapshot of a backend's container, taken by the driver at an
+// event: environment state, never the system under test's.
+type Remote struct {
+	// Mark is the container's record length (faults.Container.Mark).
+	Mark int
+	// LogEpoch counts the times the remote's log was emptied.
+	LogEpoch int
+	// AppliedPush is the remote's applied-push cursor (its watermarks'
+	// FetchCursor): how far it took the host's pushes.
+	AppliedPush scheduler.Cursor
 }

@@ -30,6 +30,10 @@ const (
 	// that finished was appended; the host's state is between steps.
 	// Not appended for a step cut by a host restart.
 	StepEnd
+	// LocalCall: a call of the workspace into its local store that the
+	// store carried out, made by Actor on the backend Backend (-1: a
+	// backend the run does not have, such as a probe's). Local holds it.
+	LocalCall
 
 	kindCount // the number of kinds plus one
 )
@@ -41,6 +45,7 @@ var kindNames = [...]string{
 	GateWait:    "gate-wait",
 	OpReturned:  "op-returned",
 	StepEnd:     "step-end",
+	LocalCall:   "local-call",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

@@ -7,7 +7,7 @@ import (
 	"github.com/syncsim/syncsim/sim/history"
 )
 
-// DisposeOnce is the checker of property dispose-once: SPEC 6.3 step 9
+// DisposeOnceChecker is the checker of property dispose-once: SPEC 6.3 step 9
 // (and 6.4's last step, R8, S9) — the fetch envelope is disposed exactly
 // once on every exit path: a complete pull, a budget stop, a failed apply,
 // the cross-side assertion, the divergence retry that closes its first
@@ -16,21 +16,21 @@ import (
 // opened is closed by it, and only once, by the time the operation
 // returns. A cancelled operation is held to it too (the close runs on
 // every exit path); an operation a host restart cut never returns.
-type DisposeOnce struct {
+type DisposeOnceChecker struct {
 	closes map[int]int // reused: closes per stream id
 	opened []int
 }
 
 // Reads: finished operations.
-func (c *DisposeOnce) Reads() history.Kinds { return history.Of(history.OpReturned) }
+func (c *DisposeOnceChecker) Reads() history.Kinds { return history.Of(history.OpReturned) }
 
 // Begin starts a run.
-func (c *DisposeOnce) Begin(history.Setup, history.Records) {
+func (c *DisposeOnceChecker) Begin(history.Setup, history.Records) {
 	c.closes = map[int]int{}
 }
 
 // Observe reads one finished operation's own calls.
-func (c *DisposeOnce) Observe(e *history.Event, rep history.Reporter) {
+func (c *DisposeOnceChecker) Observe(e *history.Event, rep history.Reporter) {
 	clear(c.closes)
 	c.opened = c.opened[:0] // stream ids, in the order their fetches returned
 	for i := range e.Op.Calls {

@@ -12,7 +12,7 @@ import (
 func TestDisposeOnceRule(t *testing.T) {
 	fetch := func(stream int) faults.Call { return faults.Call{Op: faults.OpFetch, Stream: stream} }
 	closeOf := func(stream int) faults.Call { return faults.Call{Op: faults.OpStreamClose, Stream: stream} }
-	var c DisposeOnce
+	var c DisposeOnceChecker
 	c.Begin(history.Setup{Backends: []string{"b0"}}, nil)
 	for _, tc := range []struct {
 		name  string

@@ -8,7 +8,7 @@ import (
 	"github.com/syncsim/syncsim/sim/history"
 )
 
-// FIFO is the checker of property fifo (SPEC 5.1, 11.9): mutating
+// FIFOChecker is the checker of property fifo (SPEC 5.1, 11.9): mutating
 // operations of one backend never overlap, and different backends never
 // wait for each other. It holds four rules, each read from a record:
 //
@@ -22,7 +22,7 @@ import (
 //     actor fetches or pushes (retrySpanOverlap, pushRunOverlap);
 //   - the gates the workspace parks on: an operation of one backend never
 //     parks on a gate an operation of another backend made.
-type FIFO struct {
+type FIFOChecker struct {
 	names   []string
 	records history.Records
 	store   FIFOLedger
@@ -31,19 +31,19 @@ type FIFO struct {
 
 // Reads: host starts (every operation is cut), both records, gate waits
 // and finished operations.
-func (c *FIFO) Reads() history.Kinds {
+func (c *FIFOChecker) Reads() history.Kinds {
 	return history.Of(history.HostStart, history.RuntimeCall, history.StoreCall, history.GateWait, history.OpReturned)
 }
 
 // Begin starts a run.
-func (c *FIFO) Begin(s history.Setup, r history.Records) {
+func (c *FIFOChecker) Begin(s history.Setup, r history.Records) {
 	c.names, c.records = s.Backends, r
 	c.store.Reset()
 	c.spans.Reset()
 }
 
 // Observe reads one event.
-func (c *FIFO) Observe(e *history.Event, rep history.Reporter) {
+func (c *FIFOChecker) Observe(e *history.Event, rep history.Reporter) {
 	switch e.Kind {
 	case history.HostStart:
 		c.store.Reset()
@@ -120,7 +120,7 @@ func actorBackend(name string) (string, bool) {
 // pull makes no runtime call), which starts after the command's event
 // stream was read and closed (SPEC 3.2) — the close and a handle closed by
 // invalidation run outside the FIFO and do not start it.
-func (c *FIFO) opSpan(e *history.Event) (string, bool) {
+func (c *FIFOChecker) opSpan(e *history.Event) (string, bool) {
 	op := e.Op
 	if op.CancelHit || op.Cancelled || op.Kind == "write" || op.Kind == "delete" {
 		return "", false

@@ -8,8 +8,8 @@ import (
 
 // TestRetrySpanRule: another actor's push or fetch between a retry's
 // first and last call on the backend is an overlap (a push taken out of
-// the FIFO); one before or after the retry, or a call that runs outside
-// the FIFO (a spawn), is not.
+// the FIFOChecker); one before or after the retry, or a call that runs outside
+// the FIFOChecker (a spawn), is not.
 func TestRetrySpanRule(t *testing.T) {
 	const r, x = "#2.retry.b0", "#1.exec.b0"
 	call := func(actor string, op faults.Op) faults.Call { return faults.Call{Actor: actor, Op: op} }

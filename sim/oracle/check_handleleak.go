@@ -2,29 +2,29 @@ package oracle
 
 import "github.com/syncsim/syncsim/sim/history"
 
-// HandleLeak is the checker of property handle-leak (SPEC 5.3, 5.4; the
+// HandleLeakChecker is the checker of property handle-leak (SPEC 5.3, 5.4; the
 // rule is LeakWatch's): it follows every backend's connections from the
 // runtime's record and, between steps, reports a backend with a connection
 // still open though a later one was opened.
-type HandleLeak struct {
+type HandleLeakChecker struct {
 	names []string
 	leaks LeakWatch
 }
 
 // Reads: host starts (a killed process's connections are forgotten), the
 // runtime's calls, and the end of every step.
-func (c *HandleLeak) Reads() history.Kinds {
+func (c *HandleLeakChecker) Reads() history.Kinds {
 	return history.Of(history.HostStart, history.RuntimeCall, history.StepEnd)
 }
 
 // Begin starts a run.
-func (c *HandleLeak) Begin(s history.Setup, _ history.Records) {
+func (c *HandleLeakChecker) Begin(s history.Setup, _ history.Records) {
 	c.names = s.Backends
 	c.leaks = LeakWatch{}
 }
 
 // Observe reads one event.
-func (c *HandleLeak) Observe(e *history.Event, rep history.Reporter) {
+func (c *HandleLeakChecker) Observe(e *history.Event, rep history.Reporter) {
 	switch e.Kind {
 	case history.HostStart:
 		c.leaks.HostStarted(e.Marks)
