@@ -9,6 +9,7 @@ import (
 
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -50,6 +51,11 @@ type RunOptions struct {
 	// under into Result.Recorded: a scenario that replays this run exactly
 	// whatever the seed's strategy.
 	RecordSchedules bool
+	// NewCheckers, when set, is called once at the start of every Run for
+	// checkers of the user's own (oracle.Checker), judged after the
+	// selected properties on the same history. A checker keeps state
+	// across one run's events, so every run gets fresh ones.
+	NewCheckers func() []oracle.Checker
 	// noProbes turns the host's probes off (sim.Config.NoProbes): for the
 	// package's tests of what generated operations reach on their own.
 	noProbes bool
@@ -194,6 +200,10 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		BackendIDs:  s.Config.backendIDs(),
 		Strategy:    strategy,
 		NoProbes:    o.noProbes,
+		Properties:  s.Config.properties(),
+	}
+	if o.NewCheckers != nil {
+		cfg.Checkers = o.NewCheckers()
 	}
 	cfg.Budget = s.Config.budget()
 	cfg.PushBatch = s.Config.pushBudget()

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -72,6 +74,11 @@ type Config struct {
 	// "pct" or "mix" ("" is mix: sim.DrawStrategy). A group with a written
 	// schedule follows it whatever the strategy.
 	Strategy string
+	// Properties selects the properties a run judges: names from
+	// oracle.Registry joined with "," ("": every one). It is how the run
+	// is judged, not what it does: scenario files do not carry it, and a
+	// run's trace up to its first violation is the same whatever it says.
+	Properties string
 }
 
 // DefaultConfig is the default scenario shape: backends drawn per seed
@@ -435,3 +442,21 @@ func drawStores(seed uint64, c Config) Config {
 // cutStream draws where a host restart inside the group keyed key cuts it:
 // a stream per group, like every other per-op draw.
 func cutStream(seed uint64, key string) *rand.Rand { return sim.Stream(seed, "cut/"+key) }
+
+// properties returns Properties as a list (nil: every property).
+func (c Config) properties() []string {
+	if c.Properties == "" {
+		return nil
+	}
+	return strings.Split(c.Properties, ",")
+}
+
+// ValidProperties checks a Config.Properties value: every name must be a
+// property of oracle.Registry.
+func ValidProperties(list string) error {
+	if list == "" {
+		return nil
+	}
+	_, err := oracle.Selection(strings.Split(list, ","))
+	return err
+}

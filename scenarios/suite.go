@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -50,6 +51,15 @@ type SuiteOptions struct {
 	// Watchdog is how long one scenario may make no progress before it is
 	// reported as property hang (0: sim.DefaultWatchdog; negative: none).
 	Watchdog time.Duration
+	// Properties selects the properties judged, by name (nil: every one;
+	// oracle.Registry lists them). Unknown names fail the suite at once.
+	Properties []string
+	// NewCheckers returns checkers of your own (oracle.Checker: an
+	// invariant over the run's history, such as the calls your store
+	// answered), fresh for every run; they are judged after the selected
+	// properties, and a violation they report fails the suite like any
+	// other, under the property name they give.
+	NewCheckers func() []oracle.Checker
 	// noProbes: RunOptions.noProbes for every run of the suite.
 	noProbes bool
 }
@@ -177,7 +187,7 @@ func Sweep(o SuiteOptions) (SweepReport, error) {
 // runOptions are the options of every run of the suite: a fresh factory
 // per run from NewStore, checked and named on the way.
 func (o SuiteOptions) runOptions(name *storeName) RunOptions {
-	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision, Watchdog: o.Watchdog, noProbes: o.noProbes}
+	ro := RunOptions{TraceKeep: tailLines, TimePrecision: o.TimePrecision, Watchdog: o.Watchdog, noProbes: o.noProbes, NewCheckers: o.NewCheckers}
 	if o.NewStore != nil {
 		ro.NewScheduler = func() sim.SchedulerFactory { return checkedFactory(o.NewStore(), name) }
 	}
@@ -216,6 +226,12 @@ func (o SuiteOptions) withDefaults() (SuiteOptions, error) {
 		if o.Config, err = configWithFlags(DefaultConfig); err != nil {
 			return o, err
 		}
+	}
+	if len(o.Properties) > 0 {
+		o.Config.Properties = strings.Join(o.Properties, ",")
+	}
+	if err := ValidProperties(o.Config.Properties); err != nil {
+		return o, err
 	}
 	return o, nil
 }

@@ -35,13 +35,14 @@ func (v *Violation) Error() string {
 var Properties = oracle.Names()
 
 // fail breaks property with detail: the run's first violation is kept and
-// traced. A property the run does not judge (Config.Properties) is not
-// reported: fail returns nil and the run goes on.
+// traced. A registered property the run does not judge (Config.Properties)
+// is not reported: fail returns nil and the run goes on. A user's
+// checker's property is always reported.
 func (h *Host) fail(property, detail string) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
-	if h.judged != nil && !h.judged(property) {
+	if h.judged != nil && !h.judged(property) && oracle.Lookup(property) != nil {
 		return nil
 	}
 	// A detail may quote an error the injector planted a credential in.

@@ -82,6 +82,8 @@ type shapeFlags struct {
 	// progress before it is reported as property hang.
 	watchdog time.Duration
 	strategy string
+	// properties is Config.Properties: the properties judged, by name.
+	properties string
 }
 
 func (f *shapeFlags) register(fs *flag.FlagSet) {
@@ -93,6 +95,7 @@ func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.sqliteShare, "sqlite-share", scenarios.DefaultConfig.SQLiteShare, "1 seed in N runs each memory store (-scheduler, -local) on SQLite instead, and with it 1 in 32 runs without a scheduler; 0 never")
 	fs.DurationVar(&f.watchdog, "watchdog", sim.DefaultWatchdog, "wall time a run may make no progress before it is reported as property hang")
 	fs.StringVar(&f.strategy, "strategy", sim.StrategyMix, "scheduling strategy per seed: uniform, pct or mix")
+	fs.StringVar(&f.properties, "properties", "", "judge only these properties, comma-separated (default: every one; see syncsim properties)")
 }
 
 // config checks the values and returns the scenario config they describe.
@@ -124,7 +127,11 @@ func (f *shapeFlags) config() (scenarios.Config, error) {
 	if _, err := sim.DrawStrategy(f.strategy, 0); err != nil {
 		return c, fmt.Errorf("invalid value %q for flag -strategy: want uniform, pct or mix", f.strategy)
 	}
+	if err := scenarios.ValidProperties(f.properties); err != nil {
+		return c, fmt.Errorf("invalid value %q for flag -properties: %v", f.properties, err)
+	}
 	c.Steps, c.Backends, c.Scheduler, c.Bug, c.SQLiteShare = f.steps, f.backends, f.scheduler, f.bug, f.sqliteShare
+	c.Properties = f.properties
 	if f.strategy != sim.StrategyMix {
 		c.Strategy = f.strategy
 	}
@@ -153,6 +160,9 @@ func replayLine(seed uint64, c scenarios.Config) string {
 	}
 	if c.Strategy != "" {
 		b.WriteString(" -strategy " + c.Strategy)
+	}
+	if c.Properties != "" {
+		b.WriteString(" -properties " + c.Properties)
 	}
 	return b.String()
 }

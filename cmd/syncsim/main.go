@@ -103,6 +103,7 @@ func init() {
 		{"merge", "merge [-json] SHARD.json...", "combine the -json summaries of the shards of one sweep", cmdMerge},
 		{"bench", "bench [-json] [-seeds N] [-quick]\n       syncsim bench -strategies [-seeds N] [-seed S] [-bug B] [-json]", "measure the harness's speed, overhead and memory on this machine, or bugs found per CPU minute by strategy", cmdBench},
 		{"bugs", "bugs [-json]", "list the planted-bug catalogue (name<TAB>class)", cmdBugs},
+		{"properties", "properties [-json]", "list the properties a run judges: name, SPEC section, basis, where judged, what it checks", cmdProperties},
 		{"help", "help [SUBCOMMAND]", "show help for syncsim or a subcommand", cmdHelp},
 	}
 }

@@ -154,6 +154,9 @@ func replayCases(e env, sub string, fs *flag.FlagSet, shape *shapeFlags, seed se
 	cases := make([]replayCase, len(fc))
 	for i, c := range fc {
 		cases[i] = replayCase{pos: c.pos, scenario: c.scenario, expected: c.expected}
+		// -properties judges a file's run too; a file's expectation names
+		// a property, which may then go unjudged.
+		cases[i].scenario.Config.Properties = cfg.Properties
 		if bugSet {
 			cases[i].scenario.Config.Bug = cfg.Bug
 			cases[i].expected = ""
