@@ -24,7 +24,13 @@ func (h *Host) beginHistory() error {
 		judge = oracle.Compose(append([]oracle.Checker{j}, h.cfg.Checkers...)...)
 	}
 	h.judged = judged
-	h.hist.Reset(history.Setup{Backends: h.names, PushBatch: h.pushBudget()}, hostRecords{h}, judge, hostReporter{h})
+	syncNone := -1
+	for b := range h.names {
+		if h.syncNone(b) {
+			syncNone = b
+		}
+	}
+	h.hist.Reset(history.Setup{Backends: h.names, PushBatch: h.pushBudget(), SyncNone: syncNone}, hostRecords{h}, judge, hostReporter{h})
 	return nil
 }
 
@@ -70,11 +76,15 @@ func (h *Host) containerMarks() []int {
 // calls since its step began, local-store faults inserted), and returns
 // the violation a checker reported at it, if any.
 func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
+	var commands []faults.Execution
+	if f.kind == "exec" {
+		commands = h.containers[f.backend].ExecsOf(f.actor)
+	}
 	h.appendEvent(history.Event{Kind: history.OpReturned, Actor: f.actor, Backend: f.backend, Op: &history.Op{
 		Kind: f.kind, Mode: f.mode, Path: f.path, Size: f.size, Version: f.version,
 		Exec: f.exec, Retry: f.retry, Pull: f.pull, Err: f.err,
 		CancelHit: h.hit[f.actor], Cancelled: h.cancelled[f.actor],
-		Calls: calls, StepMarks: f.marks,
+		Calls: calls, Commands: commands, StepMarks: f.marks,
 	}})
 	return h.violated
 }

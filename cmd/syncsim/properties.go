@@ -34,7 +34,7 @@ func cmdProperties(e env, args []string) int {
 		}{Properties: []propertyJSON{}}
 		for i := range oracle.Registry {
 			p := &oracle.Registry[i]
-			out.Properties = append(out.Properties, propertyJSON{p.Name, p.Spec, string(p.Basis), judgedBy(p), p.Reads().String(), p.What})
+			out.Properties = append(out.Properties, propertyJSON{p.Name, p.Spec, string(p.Basis), p.JudgedBy(), p.Reads().String(), p.What})
 		}
 		if err := writeJSON(e.stdout, out); err != nil {
 			return inputError(e, "properties", err)
@@ -49,19 +49,10 @@ func cmdProperties(e env, args []string) int {
 		if spec == "" {
 			spec = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, spec, p.Basis, judgedBy(p), p.What)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, spec, p.Basis, p.JudgedBy(), p.What)
 	}
 	if err := tw.Flush(); err != nil {
 		return inputError(e, "properties", err)
 	}
 	return exitOK
-}
-
-// judgedBy says where a property is judged: its own checker over the
-// history, or (until it moves) inside the driver.
-func judgedBy(p *oracle.Property) string {
-	if p.InOracle() {
-		return "checker"
-	}
-	return "driver"
 }

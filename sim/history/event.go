@@ -55,6 +55,9 @@ type Op struct {
 	// in order, with the local-store faults it met inserted where they
 	// fired (Op faults.OpLocalStore). Valid while the event is observed.
 	Calls []faults.Call
+	// Commands are the commands an exec's actor ran on its backend, in
+	// order (the container's own log; nil for other kinds).
+	Commands []faults.Execution
 	// StepMarks holds each backend's record position when the operation's
 	// step began: the runtime calls since then are Runtime(b, StepMarks[b]).
 	StepMarks []int

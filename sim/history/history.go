@@ -13,6 +13,9 @@ type Setup struct {
 	// PushBatch is the workspace's push batch budget, SPEC 6.5's defaults
 	// filled in.
 	PushBatch workspace.PushBudget
+	// SyncNone is the index of the backend whose handles do not sync
+	// (SPEC 4, sync "none"), -1 for none.
+	SyncNone int
 }
 
 // Records gives a judge read access to the fault wrappers' records of the
