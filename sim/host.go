@@ -593,6 +593,7 @@ func (h *Host) Close() error {
 		errs = append(errs, c.Close())
 	}
 	h.dropped = nil
+	h.hist.Release()
 	h.trace.seal()
 	return errors.Join(errs...)
 }

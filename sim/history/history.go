@@ -1,6 +1,8 @@
 package history
 
 import (
+	"sync"
+
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -65,6 +67,11 @@ type History struct {
 func (h *History) Reset(s Setup, r Records, judge Judge, rep Reporter) {
 	clear(h.events) // drop the pointers into the last run's records
 	h.events = h.events[:0]
+	if h.events == nil {
+		if buf, ok := buffers.Get().(*[]Event); ok {
+			h.events = *buf
+		}
+	}
 	h.setup, h.judge, h.rep, h.reads = s, judge, rep, 0
 	if judge != nil {
 		h.reads = judge.Reads()
@@ -82,6 +89,23 @@ func (h *History) Append(e Event) {
 	if h.reads.Has(e.Kind) {
 		h.judge.Observe(&h.events[len(h.events)-1], h.rep)
 	}
+}
+
+// buffers holds event buffers of finished runs: a sweep runs one history
+// after another, and a run appends hundreds of events.
+var buffers sync.Pool
+
+// Release ends the run: the history forgets its events and hands its
+// buffer to the next run's. The history must not be read afterwards.
+func (h *History) Release() {
+	if h.events == nil {
+		return
+	}
+	clear(h.events)
+	buf := h.events[:0]
+	h.events = nil
+	h.judge, h.rep, h.reads = nil, nil, 0
+	buffers.Put(&buf)
 }
 
 // Events returns the events appended since Reset, oldest first. The slice

@@ -93,8 +93,12 @@ func Select(names []string) (*Judge, []string, error) {
 	return Compose(checkers...), driver, nil
 }
 
+// None is the selection of no property: only the driver's own failures.
+const None = "none"
+
 // Selection resolves a list of property names into a membership test: nil
-// or empty selects every property. An unknown name is an error naming it.
+// or empty selects every property, None (alone) none. An unknown name is an
+// error naming it.
 // The driver's own failures (Basis Driver: a panic, a deadlock, a hang, a
 // timer the simulation cannot run) are always selected: a run that meets
 // one cannot go on to judge anything else.
@@ -110,6 +114,9 @@ func Selection(names []string) (func(string) bool, error) {
 	}
 	for _, n := range names {
 		n = strings.TrimSpace(n)
+		if n == None && len(names) == 1 {
+			break
+		}
 		if Lookup(n) == nil {
 			known := make([]string, len(Registry))
 			for i, p := range Registry {
