@@ -56,6 +56,9 @@ type RunOptions struct {
 	// selected properties on the same history. A checker keeps state
 	// across one run's events, so every run gets fresh ones.
 	NewCheckers func() []oracle.Checker
+	// CheckerClock, when set, times the built-in checkers' calls
+	// (sim.Config.CheckerClock) into Result.CheckerCosts.
+	CheckerClock func() time.Duration
 	// noProbes turns the host's probes off (sim.Config.NoProbes): for the
 	// package's tests of what generated operations reach on their own.
 	noProbes bool
@@ -78,6 +81,9 @@ type Result struct {
 	// Recorded is the scenario with every group's schedule written in
 	// (RecordSchedules only; groups the run never reached keep theirs).
 	Recorded Scenario
+	// CheckerCosts is what each built-in checker spent (RunOptions.CheckerClock
+	// only).
+	CheckerCosts []oracle.Cost
 }
 
 // Run executes s: builds the host, applies every op, then the liveness
@@ -178,7 +184,7 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	}
 	st := h.Stats()
 	st.Steps = steps // the host counts its own steps (a group is one); reports count Steps
-	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: st, Recorded: rec}, nil
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: st, Recorded: rec, CheckerCosts: h.CheckerCosts()}, nil
 }
 
 // ranGroup is how a group ran: its schedule, its cut (in decisions or in
@@ -205,6 +211,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	if o.NewCheckers != nil {
 		cfg.Checkers = o.NewCheckers()
 	}
+	cfg.CheckerClock = o.CheckerClock
 	cfg.Budget = s.Config.budget()
 	cfg.PushBatch = s.Config.pushBudget()
 	cleanup := func() {}

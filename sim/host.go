@@ -131,6 +131,10 @@ type Config struct {
 	// Checkers are judges of the user's own, run after the selected
 	// properties' checkers on the same history (see oracle.Checker).
 	Checkers []history.Judge
+	// CheckerClock, when set, times every call of the built-in checkers
+	// (oracle.Judge.Costing) for CheckerCosts: a per-thread CPU clock.
+	// A measuring mode for `syncsim bench -by-property`; nil in a sweep.
+	CheckerClock func() time.Duration
 }
 
 // Epoch is the virtual time every run starts near (drawStart shifts it by
@@ -267,8 +271,9 @@ type Host struct {
 
 	// hist is the run's history: the events the judge reads
 	// (host_history.go); judged says which properties are selected.
-	hist   history.History
-	judged func(property string) bool
+	hist    history.History
+	judged  func(property string) bool
+	checker *oracle.Judge // the built-in checkers (CheckerCosts)
 
 	// events counts trace events for the watchdog (Progress); abandoned
 	// freezes a goroutine that comes back after the watchdog gave up

@@ -19,6 +19,10 @@ func (h *Host) beginHistory() error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
+	if h.cfg.CheckerClock != nil {
+		j.Costing(h.cfg.CheckerClock)
+	}
+	h.checker = j
 	var judge history.Judge = j
 	if len(h.cfg.Checkers) > 0 {
 		judge = oracle.Compose(append([]oracle.Checker{j}, h.cfg.Checkers...)...)
@@ -87,4 +91,13 @@ func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
 		Calls: calls, Commands: commands, StepMarks: f.marks,
 	}})
 	return h.violated
+}
+
+// CheckerCosts returns what each built-in checker has spent so far, when
+// Config.CheckerClock was set (nil otherwise).
+func (h *Host) CheckerCosts() []oracle.Cost {
+	if h.cfg.CheckerClock == nil {
+		return nil
+	}
+	return h.checker.Costs()
 }

@@ -1,9 +1,11 @@
 package oracle
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/syncsim/syncsim/sim/history"
 )
@@ -26,23 +28,56 @@ type Checker = history.Judge
 type Judge struct {
 	checkers []Checker
 	reads    history.Kinds
-	// byKind[k] lists the checkers that read kind k.
-	byKind [64][]Checker
+	// byKind[k] lists the checkers that read kind k, by index.
+	byKind [64][]int
+	// names[i] names checker i in a cost report (its property or family).
+	names []string
+	// clock, when set, times every Observe into spent (Costing).
+	clock func() time.Duration
+	spent []time.Duration
+	calls []int
 }
 
 // Compose returns a judge of the given checkers, in order.
 func Compose(checkers ...Checker) *Judge {
-	j := &Judge{checkers: checkers}
-	for _, c := range checkers {
+	j := &Judge{checkers: checkers, names: make([]string, len(checkers))}
+	for i, c := range checkers {
+		j.names[i] = fmt.Sprintf("%T", c)
 		r := c.Reads()
 		j.reads |= r
 		for k := history.Kind(1); k < 64; k++ {
 			if r.Has(k) {
-				j.byKind[k] = append(j.byKind[k], c)
+				j.byKind[k] = append(j.byKind[k], i)
 			}
 		}
 	}
 	return j
+}
+
+// Cost is what one checker spent judging: the CPU time its Observe calls
+// took, on the clock Costing was given, and how many there were.
+type Cost struct {
+	Name  string // the property, or the family, it judges
+	CPU   time.Duration
+	Calls int
+}
+
+// Costing makes the judge time every Observe call of every checker with
+// clock (a per-thread CPU clock: the caller's thread runs the checker),
+// for Costs. It costs two clock reads a call: a measuring mode.
+func (j *Judge) Costing(clock func() time.Duration) {
+	j.clock = clock
+	j.spent = make([]time.Duration, len(j.checkers))
+	j.calls = make([]int, len(j.checkers))
+}
+
+// Costs returns what every checker spent since Costing, in order.
+func (j *Judge) Costs() []Cost {
+	out := make([]Cost, len(j.spent))
+	for i := range j.spent {
+		out[i] = Cost{Name: j.names[i], CPU: j.spent[i], Calls: j.calls[i]}
+	}
+	return out
 }
 
 // Reads is the union of what the checkers read.
@@ -57,22 +92,35 @@ func (j *Judge) Begin(s history.Setup, r history.Records) {
 
 // Observe hands e to the checkers that read its kind.
 func (j *Judge) Observe(e *history.Event, rep history.Reporter) {
-	for _, c := range j.byKind[e.Kind] {
-		c.Observe(e, rep)
+	if j.clock != nil {
+		j.observeCosted(e, rep)
+		return
+	}
+	for _, i := range j.byKind[e.Kind] {
+		j.checkers[i].Observe(e, rep)
+	}
+}
+
+func (j *Judge) observeCosted(e *history.Event, rep history.Reporter) {
+	for _, i := range j.byKind[e.Kind] {
+		t0 := j.clock()
+		j.checkers[i].Observe(e, rep)
+		j.spent[i] += j.clock() - t0
+		j.calls[i]++
 	}
 }
 
 // Select returns a judge of the named properties' checkers, in registry
 // order (nil or empty names: every property), and the names of the
-// selected properties still judged inside the driver (Property.Driver). An
+// selected properties still judged inside the driver (Property.New nil). An
 // unknown name is an error naming it and listing the known ones.
-func Select(names []string) (*Judge, []string, error) {
-	want, err := Selection(names)
+func Select(selected []string) (*Judge, []string, error) {
+	want, err := Selection(selected)
 	if err != nil {
 		return nil, nil, err
 	}
 	var checkers []Checker
-	var driver []string
+	var driver, names []string
 	seen := map[string]bool{}
 	for _, p := range Registry {
 		if !want(p.Name) {
@@ -89,8 +137,11 @@ func Select(names []string) (*Judge, []string, error) {
 			seen[p.Family] = true
 		}
 		checkers = append(checkers, p.New(want))
+		names = append(names, cmp.Or(p.Family, p.Name))
 	}
-	return Compose(checkers...), driver, nil
+	j := Compose(checkers...)
+	j.names = names
+	return j, driver, nil
 }
 
 // None is the selection of no property: only the driver's own failures.
