@@ -11,7 +11,7 @@ import (
 // one entry per selected checker; without one, nothing.
 func TestCheckerCosts(t *testing.T) {
 	s := FromSeed(3, MemoryConfig)
-	r, err := Run(s, RunOptions{CheckerClock: ThreadCPU})
+	r, err := Run(s, RunOptions{CheckerClock: CheckerTime})
 	if err != nil {
 		t.Fatal(err)
 	}

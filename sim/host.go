@@ -132,7 +132,7 @@ type Config struct {
 	// properties' checkers on the same history (see oracle.Checker).
 	Checkers []history.Judge
 	// CheckerClock, when set, times every call of the built-in checkers
-	// (oracle.Judge.Costing) for CheckerCosts: a per-thread CPU clock.
+	// (oracle.Judge.Costing) for CheckerCosts.
 	// A measuring mode for `syncsim bench -by-property`; nil in a sweep.
 	CheckerClock func() time.Duration
 }

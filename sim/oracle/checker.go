@@ -63,8 +63,7 @@ type Cost struct {
 }
 
 // Costing makes the judge time every Observe call of every checker with
-// clock (a per-thread CPU clock: the caller's thread runs the checker),
-// for Costs. It costs two clock reads a call: a measuring mode.
+// clock (monotonic: the caller's goroutine runs the checker), for Costs. It costs two clock reads a call: a measuring mode.
 func (j *Judge) Costing(clock func() time.Duration) {
 	j.clock = clock
 	j.spent = make([]time.Duration, len(j.checkers))
