@@ -39,24 +39,25 @@
 //     workspace's durable local store, the intent store (opened by a
 //     SchedulerFactory at every host start), one alarm (the production
 //     scheduler.Waker, or the store's own when it is an AlarmOwner), the
-//     fault-injecting containers, and the reference model. Spawn* start
-//     operations as actors, Step runs them and judges every finished one
-//     against the model (host_judge.go, reading the runtime's record through
-//     host_derive.go, never the SUT's verdict), Advance moves time and fires
-//     the alarm, RestartHost and StepCut restart the host, Liveness runs the
-//     fault-free tail. Every store call is checked (host_storeerr.go): an
-//     error that does not wrap faults.ErrInjected breaks store-error. The
-//     first broken property is a *Violation.
-//   - sim/oracle: the judge's watchers that stand on their own (served
-//     entries, FIFO sections and open streams, open connections, push
-//     marks, lost logs, acknowledged host writes). The Host keeps one
-//     oracle.Oracle, feeds it each call of the records as drainRecords
-//     walks them (and host starts, truncations, acknowledged writes), and
-//     turns what it reports into a violation of the named property. The
-//     oracle never imports this package. What still reads the Host's
-//     internals (the model's intent table, the stores, the alarm, the
-//     per-actor call records) is judged here, in host_judge.go,
-//     host_derive.go and host_check.go.
+//     fault-injecting containers, and (until the redesign of issue 31 ends)
+//     the reference model. Spawn* start operations as actors, Step runs them,
+//     Advance moves time and fires the alarm, RestartHost and StepCut
+//     restart the host, Liveness runs the fault-free tail. The first broken
+//     property is a *Violation.
+//   - host_history.go and package sim/history: the run's history. The
+//     Host appends typed events (host starts, every runtime and intent-store
+//     call of the records, the local store's push-cursor writes, gate waits,
+//     finished operations with their results and calls, step ends) and
+//     hands them to the judge the configuration selects (Config.Properties,
+//     Config.Checkers). The judge's report becomes the run's violation.
+//   - sim/oracle: the judge. Its registry lists every property (name, SPEC
+//     section, basis, what it checks); a property with a checker there is
+//     judged from the history alone (oracle.FIFOChecker, ...), by a small
+//     type in a file of its own that never imports this package. The
+//     properties the registry marks "driver" are still judged here, from
+//     the Host's internals: the model-driven ones (host_judge.go,
+//     host_derive.go, host_check.go) and the local store's (host_local*.go).
+//     `syncsim properties` shows which is which.
 //
 // # Events
 //

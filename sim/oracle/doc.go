@@ -1,38 +1,40 @@
-// Package oracle holds the parts of syncsim's judge that stand on their own:
-// watchers the driver (package sim) feeds with the records of a run — the
-// fault wrappers' typed calls, plain values such as backend indexes, record
-// positions and log epochs, the local store's listings — and that say, from
-// those alone, whether a property broke. Each is a small value with a
-// documented API and unit tests of its own; an Oracle groups them.
+// Package oracle is syncsim's judge: the property registry, and one
+// checker per property (or family of properties) that reads a run's
+// history — the typed events of package sim/history — and reports what it
+// finds, naming the property.
 //
-// Import rule: this package may import the model, the faults package's
-// record types, scheduler and workspace types and sim/event; it never
-// imports package sim (the driver). The driver owns the run — the clock,
-// the actors, the stores, the trace — and hands the oracle what happened;
-// the oracle never reaches back into it. It returns what it found (a
-// description of the breach, a bound, a yes or no); the driver turns that
-// into a violation of the named property, so which property fires, and
-// when, is unchanged by where the logic lives.
+// # The registry
 //
-// What lives here, and the property each feeds:
+// Registry lists every property a run judges: its name (what a violation,
+// a scenario file's expectation and -properties call it), the SPEC section
+// it holds the code to, its basis (predicted from environment facts, read
+// from a record, or a failure of the driver itself), a line saying what it
+// checks, and the constructor of its checker. It is the one source of the
+// property tables in model/doc.go and docs/properties.md
+// (TestRegistryTables) and of `syncsim properties`. A property whose entry
+// has no checker is still judged inside the driver (package sim), from its
+// internals; moving them here, one family at a time, is issue 31.
 //
-//   - ServedLedger (served.go): which entries each backend's streams served
-//     first, and the bounds on a complete pull's Applied (applied).
-//   - FIFOLedger and SyncSpans (fifo.go): mutating operations of one backend
-//     never overlap, from the intent store's and the runtime's records
-//     (fifo, SPEC 11.9).
-//   - LeakWatch (leak.go): at most one open connection per backend between
-//     steps (handle-leak, SPEC 5.3, 5.4).
-//   - ResendWatch (resend.go): no push re-sends what the host recorded as
-//     acknowledged (push-resend, SPEC 6.5-6.7).
-//   - TruncationWatch (truncation.go): which lost logs the host could not
-//     see, and so is not held to convergence (liveness-converge).
-//   - AckedWrites and FileIndex (writes.go): every acknowledged host write
-//     is in the local store (host-write, SPEC 6.1).
+// # Checkers
 //
-// Much of the judge still lives in package sim (host_judge.go,
-// host_derive.go, host_check.go): it reads the host's internals — the
-// model's intent table as the host keeps it, the stores, the alarm, the
-// epochs and call records per actor — and moving it is a redesign, not a
-// move (DESIGN.md, "The oracle: predict, never copy").
+// A Checker is a history.Judge: Reads declares the kinds of event it
+// reads, Begin starts a run, Observe reads one event and reports through a
+// history.Reporter. Each lives in a check_*.go file of its own, with a
+// test that feeds it events by hand. Select builds the checkers of the
+// selected properties and Compose runs them in order (Jepsen's compose);
+// Judge.Costing times each for `syncsim bench -by-property`. A user's own
+// checker is written the same way (scenarios.SuiteOptions.NewCheckers).
+//
+// # Watchers
+//
+// The rules of several properties are small values with their own API and
+// tests (LeakWatch, FIFOLedger, SyncSpans, ResendWatch, ...); a checker
+// feeds one from the events, and the driver still feeds the others
+// (oracle.Oracle) for the properties it judges itself.
+//
+// Import rule: this package may import the model, the event types
+// (sim/history, sim/event), the faults package's record types and the
+// scheduler and workspace value types; it never imports package sim, the
+// driver. It returns what it found; the driver turns the first report into
+// the run's violation.
 package oracle
