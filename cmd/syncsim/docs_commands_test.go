@@ -39,7 +39,10 @@ func TestDocsCommandsParse(t *testing.T) {
 				if i := strings.IndexAny(args, "|>&;"); i >= 0 {
 					args = args[:i] // a redirect or a pipe is the shell's
 				}
-				fields := append(strings.Fields(args), "-h")
+				fields := strings.Fields(args)
+				if fields[0] != "help" { // help takes no flags; it runs as is
+					fields = append(fields, "-h")
+				}
 				if code := run(fields, io.Discard, io.Discard); code != exitOK {
 					t.Errorf("%s: %q does not parse (exit %d)", rel, strings.TrimSpace(cmd), code)
 				}
