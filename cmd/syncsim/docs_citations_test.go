@@ -65,9 +65,9 @@ func TestDocsCitationsCatchMissingNames(t *testing.T) {
 	}
 	ok := strings.Join([]string{
 		"[spec](docs/SPEC.md#11-invariants-checked-by-the-simulator-after-every-step)",
-		"`sim/host_check.go`, `spec-r07-backoff-exhaustion.txt`, `sim/host_*.go`, `scenarios/testdata/corpus/`",
+		"`scheduler/alarm.go`, `spec-r07-backoff-exhaustion.txt`, `workspace/*.go`, `scenarios/testdata/corpus/`",
 		"TestDocsCitationsExist, ExampleSweep, like testing/fstest.TestFS, the TestQuirk... tests, TestS1…",
-		"`scenarios.Check`, `scenarios.SuiteOptions.NewStore`, `sim.Host.Liveness`, `workspace.Store`, `faults.ErrInjected`",
+		"`scenarios.Check`, `scenarios.SuiteOptions.NewStore`, `scheduler.Intent.Clone`, `workspace.Store`, `faults.ErrInjected`",
 	}, "\n")
 	if problems := idx.check("README.md", ok, &n); len(problems) != 0 {
 		t.Errorf("false alarms:\n%s", strings.Join(problems, "\n"))
