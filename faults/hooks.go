@@ -14,7 +14,9 @@ package faults
 // (and, for the non-blocking Handle.RuntimeID, on its own), with no lock
 // of this package held.
 type Hooks interface {
+	// Block is called before every call that may block, naming the point.
 	Block(point string)
+	// Actor names the caller, for the record.
 	Actor() string
 }
 

@@ -112,6 +112,10 @@ func (s *LocalStore) before(op, backend string) error {
 	return err
 }
 
+// WriteFile is the inner store's WriteFile at blocking point
+// "local.write-file". A content up to 64 KiB is handed on in a copy of the
+// wrapper's own, poisoned after the call, so a store that keeps the
+// caller's buffer shows it (localalias.go).
 func (s *LocalStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
 	if err := s.before("write-file", backend); err != nil {
 		return 0, err
@@ -123,6 +127,9 @@ func (s *LocalStore) WriteFile(backend, path string, content []byte, deleted boo
 	return s.inner.WriteFile(backend, path, content, deleted)
 }
 
+// ApplyUpstream is the inner store's ApplyUpstream at blocking point
+// "local.apply-upstream", with each change's content copied and poisoned
+// after the call, as WriteFile's.
 func (s *LocalStore) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
 	if err := s.before("apply-upstream", backend); err != nil {
 		return 0, err
@@ -144,6 +151,7 @@ func (s *LocalStore) ApplyUpstream(backend string, changes []workspace.Change) (
 	return s.inner.ApplyUpstream(backend, own)
 }
 
+// Files is the inner store's Files at blocking point "local.files".
 func (s *LocalStore) Files(backend string) ([]workspace.File, error) {
 	if err := s.before("files", backend); err != nil {
 		return nil, err
@@ -151,6 +159,8 @@ func (s *LocalStore) Files(backend string) ([]workspace.File, error) {
 	return s.inner.Files(backend)
 }
 
+// CurrentRev is the inner store's CurrentRev at blocking point
+// "local.current-rev".
 func (s *LocalStore) CurrentRev(backend string) (int64, error) {
 	if err := s.before("current-rev", backend); err != nil {
 		return 0, err
@@ -158,6 +168,8 @@ func (s *LocalStore) CurrentRev(backend string) (int64, error) {
 	return s.inner.CurrentRev(backend)
 }
 
+// LocalChanges is the inner store's LocalChanges at blocking point
+// "local.local-changes".
 func (s *LocalStore) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
 	if err := s.before("local-changes", backend); err != nil {
 		return nil, err
@@ -165,6 +177,8 @@ func (s *LocalStore) LocalChanges(backend string, after, through workspace.Curso
 	return s.inner.LocalChanges(backend, after, through, limit)
 }
 
+// FetchCursor is the inner store's FetchCursor at blocking point
+// "local.fetch-cursor".
 func (s *LocalStore) FetchCursor(backend string) (workspace.Cursor, error) {
 	if err := s.before("fetch-cursor", backend); err != nil {
 		return workspace.Cursor{}, err
@@ -172,6 +186,8 @@ func (s *LocalStore) FetchCursor(backend string) (workspace.Cursor, error) {
 	return s.inner.FetchCursor(backend)
 }
 
+// WriteFetchCursor is the inner store's WriteFetchCursor at blocking
+// point "local.write-fetch-cursor".
 func (s *LocalStore) WriteFetchCursor(backend string, c workspace.Cursor) error {
 	if err := s.before("write-fetch-cursor", backend); err != nil {
 		return err
@@ -179,6 +195,8 @@ func (s *LocalStore) WriteFetchCursor(backend string, c workspace.Cursor) error 
 	return s.inner.WriteFetchCursor(backend, c)
 }
 
+// WriteFetchCursorIfAhead is the inner store's WriteFetchCursorIfAhead at
+// blocking point "local.write-fetch-cursor-if-ahead".
 func (s *LocalStore) WriteFetchCursorIfAhead(backend string, c workspace.Cursor) (bool, error) {
 	if err := s.before("write-fetch-cursor-if-ahead", backend); err != nil {
 		return false, err
@@ -186,6 +204,7 @@ func (s *LocalStore) WriteFetchCursorIfAhead(backend string, c workspace.Cursor)
 	return s.inner.WriteFetchCursorIfAhead(backend, c)
 }
 
+// PushRev is the inner store's PushRev at blocking point "local.push-rev".
 func (s *LocalStore) PushRev(backend string) (int64, error) {
 	if err := s.before("push-rev", backend); err != nil {
 		return 0, err
@@ -193,6 +212,8 @@ func (s *LocalStore) PushRev(backend string) (int64, error) {
 	return s.inner.PushRev(backend)
 }
 
+// SetPushRev is the inner store's SetPushRev at blocking point
+// "local.set-push-rev".
 func (s *LocalStore) SetPushRev(backend string, rev int64) error {
 	if err := s.before("set-push-rev", backend); err != nil {
 		return err
@@ -200,6 +221,8 @@ func (s *LocalStore) SetPushRev(backend string, rev int64) error {
 	return s.inner.SetPushRev(backend, rev)
 }
 
+// PushCursor is the inner store's PushCursor at blocking point
+// "local.push-cursor".
 func (s *LocalStore) PushCursor(backend string) (workspace.Cursor, error) {
 	if err := s.before("push-cursor", backend); err != nil {
 		return workspace.Cursor{}, err
@@ -207,6 +230,8 @@ func (s *LocalStore) PushCursor(backend string) (workspace.Cursor, error) {
 	return s.inner.PushCursor(backend)
 }
 
+// WritePushCursor is the inner store's WritePushCursor at blocking point
+// "local.write-push-cursor".
 func (s *LocalStore) WritePushCursor(backend string, c workspace.Cursor) error {
 	if err := s.before("write-push-cursor", backend); err != nil {
 		return err

@@ -42,8 +42,8 @@
 //	attempt-range            11.2                         record              driver
 //	alarm                    1.3, 11 (one alarm)          predicted           driver
 //	no-deadlock              5.1                          driver              driver
-//	hang                     -                            driver              driver
-//	no-panic                 -                            driver              driver
+//	hang                     —                            driver              driver
+//	no-panic                 —                            driver              driver
 //	retry-never-reexecs      11.6                         record              driver
 //	complete-on-own-runtime  7, 11.4                      record              driver
 //	durability               6.1, 6.7                     predicted           driver
@@ -53,9 +53,9 @@
 //	liveness-push            6.6, 8.3                     predicted + record  driver
 //	liveness-converge        6.3, 6.4, 6.6                predicted + record  driver
 //	host-write               6.1                          predicted           driver
-//	store-error              -                            record              driver
+//	store-error              —                            record              driver
 //	secrecy                  1.4                          predicted           driver
-//	timer-escape             -                            driver              driver
+//	timer-escape             —                            driver              driver
 //	dispatch-once            11.6                         record              checker
 //	exit-code                3.1                          record              checker
 //	connect-bound            5.2, 11.10                   record              checker
@@ -77,7 +77,7 @@
 //	push-target              6.5                          predicted + record  driver
 //	push-batch               6.5                          predicted + record  driver
 //	push-count               5.1                          record              driver
-//	local-store              -                            predicted           driver
+//	local-store              —                            predicted           driver
 //	replay                   5.2                          record              driver
 //	invalidate               5.2, 5.3                     record              driver
 //	lost-message             5.2 step 1                   record              driver

@@ -36,7 +36,10 @@ type ParseError struct {
 	Err error
 }
 
+// Error returns "file:line: reason", the one line syncsim prints.
 func (e *ParseError) Error() string { return e.Pos + ": " + e.Err.Error() }
+
+// Unwrap returns the reason.
 func (e *ParseError) Unwrap() error { return e.Err }
 
 // Limits on what a scenario text may ask for. They bound the work a typo

@@ -33,6 +33,14 @@ var DefaultWeights = Weights{
 	OpGroup:        25,
 }
 
+// deferInThree: that many execs in three sync in defer mode. A deferred
+// exec always stores an intent, so intents (and the alarm) are common, and
+// deferred captures meet truncations often enough that the fence bugs
+// (no-widen) are found within a few dozen seeds. Measured with syncsim
+// bench -strategies over 3,000 seeds: one in two gave no-widen 71 finds and
+// the alarm race 15; two in three gives 114 and 20.
+const deferInThree = 2
+
 // Swarm draws per-run weights from r: each kind is switched off with
 // probability 1/3 (exec and advance always stay on, or nothing happens) and
 // the others are rescaled, so different runs stress different mixes. The
@@ -45,14 +53,6 @@ var DefaultWeights = Weights{
 // then, 458 now (its truncation was in 31% of seeds). The alarm race (319
 // -> 285 of 20,000) and fifo-overlap (517 -> 434 of 5,000) lose a little to
 // the extra faults; both stay far inside their hunt bars.
-// deferInThree: that many execs in three sync in defer mode. A deferred
-// exec always stores an intent, so intents (and the alarm) are common, and
-// deferred captures meet truncations often enough that the fence bugs
-// (no-widen) are found within a few dozen seeds. Measured with syncsim
-// bench -strategies over 3,000 seeds: one in two gave no-widen 71 finds and
-// the alarm race 15; two in three gives 114 and 20.
-const deferInThree = 2
-
 func Swarm(r *rand.Rand) Weights {
 	w := DefaultWeights
 	for k := range w {

@@ -65,6 +65,7 @@ const (
 
 var opNames = [...]string{"exec", "write", "retry", "advance", "crash", "restart", "lose-identity", "truncate", "host-restart", "group", "inject", "plant", "cancel", "pull"}
 
+// String returns the op's name in the scenario text ("exec", "group").
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
 		return opNames[k]
@@ -98,10 +99,13 @@ func (k OpKind) InGroup() bool {
 type Mode int
 
 const (
+	// Wait pulls right after the command (SyncWait).
 	Wait Mode = iota
+	// Defer captures a target and stores an intent instead (SyncDefer).
 	Defer
 )
 
+// String returns "wait" or "defer", as the scenario text writes it.
 func (m Mode) String() string {
 	if m == Defer {
 		return "defer"

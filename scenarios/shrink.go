@@ -57,6 +57,7 @@ type ShrinkStats struct {
 	BudgetHit bool
 }
 
+// String renders the stats on one line, for logs.
 func (st ShrinkStats) String() string {
 	s := fmt.Sprintf("property=%s steps=%d->%d runs=%d elapsed=%s", st.Property, st.StepsBefore, st.StepsAfter, st.Runs, st.Elapsed.Round(time.Millisecond))
 	if st.BudgetHit {

@@ -1,6 +1,9 @@
 // Package scheduler holds the durable retry intents of SPEC §1 and the
-// host's alarm over them. The workspace only ever calls Get, Schedule and
-// Clear; everything about waking up at NotBefore belongs to the host.
+// host's alarm over them. An intent says that a backend still has changes
+// to pull: from which runtime, up to which target, at which attempt, and
+// not before when; there is at most one per backend. The workspace only
+// ever calls Get, Schedule and Clear; everything about waking up at
+// NotBefore belongs to the host (AlarmRule, NewWaker).
 //
 // # Types
 //

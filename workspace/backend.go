@@ -13,6 +13,7 @@ type Cursor = scheduler.Cursor
 // Connect opens a new connection; the workspace caches the handle until a
 // transport failure invalidates it (SPEC 5.3, 5.4).
 type Backend interface {
+	// Connect opens a new connection to the backend's current runtime.
 	Connect(ctx context.Context) (Handle, error)
 }
 
@@ -26,6 +27,8 @@ const (
 	SyncNone
 )
 
+// String returns "none" for SyncNone and "remote" otherwise, the words the
+// SPEC's handles use (SPEC 4, 5.4).
 func (m SyncMode) String() string {
 	if m == SyncNone {
 		return "none"
@@ -81,7 +84,9 @@ type FetchEnvelope struct {
 // the end. Close cancels and disposes the stream; the workspace calls it
 // exactly once on every exit path (SPEC 6.3 step 9).
 type ChangeStream interface {
+	// Next returns the next change, or io.EOF after the last one.
 	Next(ctx context.Context) (Change, error)
+	// Close cancels and disposes the stream.
 	Close() error
 }
 
@@ -129,8 +134,11 @@ type PushResult struct {
 type EventKind int
 
 const (
+	// EventStdout carries a chunk of the command's standard output in Data.
 	EventStdout EventKind = iota
+	// EventStderr carries a chunk of its standard error in Data.
 	EventStderr
+	// EventExit ends the stream and carries the command's ExitCode.
 	EventExit
 )
 
@@ -145,6 +153,8 @@ type Event struct {
 // EventStream is a command's event stream. Next returns io.EOF after the
 // exit event. Close cancels the stream upstream.
 type EventStream interface {
+	// Next returns the next event, or io.EOF after the exit event.
 	Next(ctx context.Context) (Event, error)
+	// Close cancels the stream upstream.
 	Close() error
 }

@@ -28,8 +28,13 @@ type TransportError struct {
 	Cause error
 }
 
-func (e *TransportError) Error() string        { return e.Msg }
-func (e *TransportError) Unwrap() error        { return e.Cause }
+// Error returns Msg, the whole message.
+func (e *TransportError) Error() string { return e.Msg }
+
+// Unwrap returns Cause, the failure the transport reported.
+func (e *TransportError) Unwrap() error { return e.Cause }
+
+// Is makes errors.Is(err, ErrTransport) true: the error's class.
 func (e *TransportError) Is(target error) bool { return target == ErrTransport }
 
 // PreDispatchTransportError is a transport failure that provably happened
@@ -40,8 +45,14 @@ type PreDispatchTransportError struct {
 	TransportError
 }
 
+// Error returns Msg, the whole message.
 func (e *PreDispatchTransportError) Error() string { return e.Msg }
+
+// Unwrap returns Cause, the failure the transport reported.
 func (e *PreDispatchTransportError) Unwrap() error { return e.Cause }
+
+// Is makes errors.Is true for both ErrPreDispatchTransport and
+// ErrTransport: a pre-dispatch failure is a transport failure too.
 func (e *PreDispatchTransportError) Is(target error) bool {
 	return target == ErrPreDispatchTransport || target == ErrTransport
 }
@@ -65,8 +76,13 @@ type ExecutionLostError struct {
 	Cause error
 }
 
-func (e *ExecutionLostError) Error() string        { return e.Msg }
-func (e *ExecutionLostError) Unwrap() error        { return e.Cause }
+// Error returns Msg, the whole message.
+func (e *ExecutionLostError) Error() string { return e.Msg }
+
+// Unwrap returns Cause, the failure that revealed the lost runtime.
+func (e *ExecutionLostError) Unwrap() error { return e.Cause }
+
+// Is makes errors.Is(err, ErrExecutionLost) true: the error's class.
 func (e *ExecutionLostError) Is(target error) bool { return target == ErrExecutionLost }
 
 // postCommandSyncLabel is the execution label of the sync fence (SPEC 7).

@@ -18,6 +18,8 @@ type CrossSideError struct {
 	PushCursor        Cursor
 }
 
+// Error returns the TypeScript message, with both cursors as
+// scheduler.Cursor prints them.
 func (e *CrossSideError) Error() string {
 	return fmt.Sprintf("cross-side invariant violated: appliedPushCursor (%s) < pushCursor (%s)",
 		e.AppliedPushCursor, e.PushCursor)
@@ -37,7 +39,10 @@ type RPCError struct {
 	Err error
 }
 
+// Error returns the remote error's text unchanged.
 func (e *RPCError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the remote error, so its class stays visible.
 func (e *RPCError) Unwrap() error { return e.Err }
 
 func rpcErr(op string, err error) error {

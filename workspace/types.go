@@ -94,8 +94,11 @@ type ExecResult struct {
 type SyncStatus string
 
 const (
+	// SyncComplete: the post-command pull finished; nothing is pending.
 	SyncComplete SyncStatus = "complete"
-	SyncPending  SyncStatus = "pending"
+	// SyncPending: changes are still to pull (always so for a deferred
+	// exec); Error says why when a pull failed.
+	SyncPending SyncStatus = "pending"
 )
 
 // SyncResult is an exec's sync outcome (SPEC 3.1). Backend, RuntimeID and
@@ -114,11 +117,20 @@ type SyncResult struct {
 type RetryStatus string
 
 const (
-	RetryIdle      RetryStatus = "idle"
-	RetryComplete  RetryStatus = "complete"
-	RetryPending   RetryStatus = "pending"
+	// RetryIdle: the backend had no intent; nothing was done.
+	RetryIdle RetryStatus = "idle"
+	// RetryComplete: the pull reached the intent's target and the intent
+	// was cleared.
+	RetryComplete RetryStatus = "complete"
+	// RetryPending: the intent was rescheduled, after progress (attempt 1,
+	// Cursor set) or after a failure (attempt+1, Error set).
+	RetryPending RetryStatus = "pending"
+	// RetryExhausted: no attempts are left; the intent is left unchanged
+	// so the failure stays visible.
 	RetryExhausted RetryStatus = "exhausted"
-	RetryLost      RetryStatus = "lost"
+	// RetryLost: the runtime the intent names was replaced (EEXEC_LOST);
+	// the intent was cleared.
+	RetryLost RetryStatus = "lost"
 )
 
 // RetryResult is the tagged union of SPEC 1.4; which fields are meaningful

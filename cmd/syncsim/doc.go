@@ -41,7 +41,8 @@ repeats every one of them that differs from the default.
 	-steps N           steps per generated scenario (default 30,
 	                   scenarios.DefaultConfig.Steps; each member of a
 	                   group is a step, as in every count syncsim prints)
-	-backends K        container backends (default 2)
+	-backends K        container backends (default 0: drawn per seed, two
+	                   in most seeds, one or three to sixteen in the rest)
 	-scheduler NAME    intent store: memory (default), sqlite, or none (a
 	                   workspace without a scheduler, SPEC 3.3 step 1)
 	-local NAME        workspace local store (files and cursors): memory
@@ -211,7 +212,7 @@ file, replay, wall_seconds}]} (found: in every window).
 	syncsim bench [-quick] [-seeds N] [-json]
 	syncsim bench -strategies [-seeds N] [-seed S] [-bug B] [-json]
 
-Measures the harness against its targets (see the README). With
+Measures the harness against its targets (docs/performance.md). With
 -strategies it instead runs N seeds (default 2000) from S for every planted
 bug (or B) under each of uniform, pct and mix and reports, per bug and
 strategy, the failing seeds, the first, the CPU time and bugs found per CPU

@@ -11,30 +11,65 @@ import (
 // repoRoot is the module root, two levels above this package.
 const repoRoot = "../.."
 
-// verbatimRe finds README code blocks marked as copies of compiled code:
-// a `<!-- verbatim: PATH -->` line right before a ```go fence.
+// verbatimRe finds code blocks marked as copies of compiled code: a
+// `<!-- verbatim: PATH -->` line right before a ```go fence.
 var verbatimRe = regexp.MustCompile("(?s)<!-- verbatim: (\\S+) -->\n```go\n(.*?)```")
 
-// The README's Go snippets are compiled and run: each marked block is a
-// whole function of a test file, verbatim (so it is also gofmt-clean).
-func TestReadmeSnippetsAreCompiledCode(t *testing.T) {
+// goFenceRe finds every Go block, marked or not.
+var goFenceRe = regexp.MustCompile("(?m)^```go$")
+
+// The pages' Go snippets are compiled and run: every Go block of the README
+// and of docs/ (SPEC.md's is the original's interface, not ours) is marked
+// as a whole function of a test file and is that function verbatim (so it
+// is also gofmt-clean).
+func TestDocsSnippetsAreCompiledCode(t *testing.T) {
+	for _, page := range docPages(t) {
+		if filepath.Base(page) == "SPEC.md" {
+			continue
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(repoRoot, page)
+		blocks := verbatimRe.FindAllStringSubmatch(string(b), -1)
+		if n := len(goFenceRe.FindAllString(string(b), -1)); n != len(blocks) {
+			t.Errorf("%s has %d Go blocks, %d of them marked verbatim: every one must be", rel, n, len(blocks))
+		}
+		if rel == "README.md" && len(blocks) < 2 {
+			t.Errorf("README has %d verbatim blocks, want the two plug-in snippets", len(blocks))
+		}
+		for _, b := range blocks {
+			path, code := b[1], b[2]
+			src, err := os.ReadFile(filepath.Join(repoRoot, path))
+			if err != nil {
+				t.Errorf("%s copies %s: %v", rel, path, err)
+				continue
+			}
+			if !strings.HasPrefix(code, "func ") || !strings.Contains(string(src), "\n"+code) {
+				t.Errorf("%s's block from %s is not a function of it verbatim:\n%s", rel, path, code)
+			}
+		}
+	}
+}
+
+// maxReadmeLines keeps the README a page a newcomer reads in ten minutes;
+// reference belongs under docs/.
+const maxReadmeLines = 250
+
+// The README stays short, and sends the reader to every page under docs/.
+func TestReadmeIsShortAndLinksEveryPage(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := verbatimRe.FindAllStringSubmatch(string(readme), -1)
-	if len(blocks) < 2 {
-		t.Fatalf("README has %d verbatim blocks, want the two plug-in snippets", len(blocks))
+	if n := strings.Count(string(readme), "\n"); n > maxReadmeLines {
+		t.Errorf("README.md has %d lines, at most %d: move reference into docs/", n, maxReadmeLines)
 	}
-	for _, b := range blocks {
-		path, code := b[1], b[2]
-		src, err := os.ReadFile(filepath.Join(repoRoot, path))
-		if err != nil {
-			t.Errorf("README copies %s: %v", path, err)
-			continue
-		}
-		if !strings.HasPrefix(code, "func ") || !strings.Contains(string(src), "\n"+code) {
-			t.Errorf("README's block from %s is not a function of it verbatim:\n%s", path, code)
+	for _, page := range docPages(t)[1:] {
+		link := "(docs/" + filepath.Base(page) + ")"
+		if !strings.Contains(string(readme), link) {
+			t.Errorf("README.md does not link %s", link)
 		}
 	}
 }

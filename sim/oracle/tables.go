@@ -27,20 +27,22 @@ func DocCommentTable() string {
 }
 
 // MarkdownTable renders the registry as a Markdown table: property, SPEC
-// section, basis and what it checks.
+// section, basis, where it is judged (its checker, or still the driver)
+// and what it checks.
 func MarkdownTable() string {
 	var b strings.Builder
-	b.WriteString("| property | SPEC | judged from | what it checks |\n|---|---|---|---|\n")
+	b.WriteString("| property | SPEC | judged from | judged by | what it checks |\n|---|---|---|---|---|\n")
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 	for i := range Registry {
 		p := &Registry[i]
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", p.Name, orDash(p.Spec), p.Basis, p.What)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", p.Name, cell(orDash(p.Spec)), p.Basis, p.JudgedBy(), cell(p.What))
 	}
 	return b.String()
 }
 
 func orDash(s string) string {
 	if s == "" {
-		return "-"
+		return "—"
 	}
 	return s
 }
