@@ -53,7 +53,7 @@
 //	liveness-push            6.6, 8.3                     predicted + record  driver
 //	liveness-converge        6.3, 6.4, 6.6                predicted + record  driver
 //	host-write               6.1                          predicted           driver
-//	store-error              —                            record              driver
+//	store-error              —                            record              checker
 //	secrecy                  1.4                          predicted           driver
 //	timer-escape             —                            driver              driver
 //	dispatch-once            11.6                         record              checker

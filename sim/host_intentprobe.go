@@ -61,7 +61,7 @@ func (h *Host) probeIntentStore(store scheduler.Scheduler) {
 		h.fail("intent-table", fmt.Sprintf("intent store probe (host start 1, backends of its own): %s: expected %v, got %v", call, want, got))
 	}
 	storeErr := func(op, backend string, err error) {
-		h.fail("store-error", (&storeError{store: "intent store", op: op, backend: backend, actor: "host", err: err.Error()}).Error())
+		h.storeFailed(&storeError{store: "intent store", op: op, backend: backend, actor: "host", err: err.Error()})
 	}
 	check := func(call string) {
 		if lister == nil {

@@ -723,7 +723,6 @@ func (h *Host) drainRecords() {
 		}
 		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
 		h.eventBytes(call.Actor, event.KindStore, h.lineBuf)
-		h.checkStoreCall(*call)
 		h.appendEvent(history.Event{Kind: history.StoreCall, Actor: call.Actor, Store: call})
 	}
 	h.schedMark = h.sched.Mark()

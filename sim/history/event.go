@@ -26,6 +26,7 @@ type Event struct {
 	Maker   string            // GateWait: the actor that made the gate
 	Op      *Op               // OpReturned
 	Local   *Local            // LocalCall
+	Failure *StoreFailure     // StoreFailed
 }
 
 // Op is an operation as it returned: what it was asked to do and what it
@@ -85,4 +86,11 @@ type Remote struct {
 	// AppliedPush is the remote's applied-push cursor (its watermarks'
 	// FetchCursor): how far it took the host's pushes.
 	AppliedPush scheduler.Cursor
+}
+
+// StoreFailure is a store call that failed by itself: Store is "intent
+// store" or "local store", Op the call in words, Backend the backend it
+// named ("" for none), Err the error's text.
+type StoreFailure struct {
+	Store, Op, Backend, Err string
 }

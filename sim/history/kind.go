@@ -34,6 +34,13 @@ const (
 	// store carried out, made by Actor on the backend Backend (-1: a
 	// backend the run does not have, such as a probe's). Local holds it.
 	LocalCall
+	// StoreFailed: a call into the intent store or the local store failed
+	// with an error the harness did not inject (it does not wrap
+	// faults.ErrInjected): the workspace's call into the local store, at
+	// the call, or a call the host made itself (the alarm's List, reading
+	// the local state). Failure holds it. The intent store's record shows
+	// the workspace's own calls that failed so (faults.StoreCall.Uninjected).
+	StoreFailed
 
 	kindCount // the number of kinds plus one
 )
@@ -46,6 +53,7 @@ var kindNames = [...]string{
 	OpReturned:  "op-returned",
 	StepEnd:     "step-end",
 	LocalCall:   "local-call",
+	StoreFailed: "store-failed",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.
