@@ -7,10 +7,15 @@
 //
 // The driver is modernc.org/sqlite (pure Go, no cgo), registered as
 // "sqlite".
+//
+// Open returns a DB: one connection for the store's calls, with each
+// statement compiled on it once (stmts.go).
 package sqlitedb
 
 import (
+	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -29,13 +34,14 @@ const BusyTimeout = 5 * time.Second
 //   - journal_mode=WAL: readers never block the writer;
 //   - synchronous=FULL: a committed transaction survives power loss;
 //   - busy_timeout: see BusyTimeout;
-//   - BEGIN IMMEDIATE for transactions: a write transaction takes the write
-//     lock up front, so it never has to upgrade a read lock (which fails
-//     with SQLITE_BUSY at once, ignoring the busy timeout).
+//   - BEGIN IMMEDIATE for transactions (DB.Write, and the pool's BeginTx):
+//     a write transaction takes the write lock up front, so it never has
+//     to upgrade a read lock (which fails with SQLITE_BUSY at once,
+//     ignoring the busy timeout).
 //
 // Paths containing '?' or '#' are refused: the driver splits its DSN there,
 // and refusing beats opening a different file than the caller named.
-func Open(path string) (*sql.DB, error) {
+func Open(path string) (*DB, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("sqlite path %q must be non-empty and contain no '?' or '#'", path)
 	}
@@ -48,5 +54,9 @@ func Open(path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	return db, nil
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("open sqlite %s: %w", path, err), db.Close())
+	}
+	return &DB{DB: db, conn: conn, stmts: map[string]*sql.Stmt{}}, nil
 }
