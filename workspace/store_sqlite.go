@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -226,12 +225,16 @@ func (s *SQLiteStore) WriteFile(backend, path string, content []byte, deleted bo
 			if _, err := tx.Exec(deleteFile, backend, path); err != nil {
 				return err
 			}
-		} else if _, err := tx.Exec(upsertFile, backend, path, copyContent(content), rev); err != nil {
+		} else if _, err := tx.Exec(upsertFile, backend, path, liveContent(content), rev); err != nil {
 			return err
+		}
+		var logged []byte // a delete's content is NULL
+		if !deleted {
+			logged = liveContent(content)
 		}
 		_, err = tx.Exec(`INSERT INTO local_changes (backend, path, rev, deleted, content) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (backend, path) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted, content = excluded.content`,
-			backend, path, rev, deleted, changeContent(deleted, content))
+			backend, path, rev, deleted, logged)
 		return err
 	})
 	if err != nil {
@@ -240,34 +243,41 @@ func (s *SQLiteStore) WriteFile(backend, path string, content []byte, deleted bo
 	return rev, nil
 }
 
+// applyUpstreamFile writes an upstream entry's file unless the stored
+// content already equals it (SPEC 6.7 alreadyApplied): SQLite compares the
+// blobs, so the stored content never has to be read out.
+const applyUpstreamFile = `INSERT INTO files (backend, path, content, rev) VALUES (?, ?, ?, ?)
+	ON CONFLICT (backend, path) DO UPDATE SET content = excluded.content, rev = excluded.rev
+	WHERE content IS NOT excluded.content`
+
 // ApplyUpstream implements Store.
 func (s *SQLiteStore) ApplyUpstream(backend string, changes []Change) (int, error) {
 	applied := 0
 	err := s.write(backend, "apply upstream", func(tx sqlitedb.Runner) error {
 		applied = 0
 		for _, c := range changes {
-			var live []byte
-			err := tx.QueryRow(`SELECT content FROM files WHERE backend = ? AND path = ?`, backend, c.Path).Scan(&live)
-			found := err == nil
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("corrupt files row %q: %w", c.Path, err)
+			var (
+				res sql.Result
+				err error
+			)
+			if c.Deleted {
+				applied++ // a delete counts whether or not the file was there
+				res, err = tx.Exec(deleteFile, backend, c.Path)
+			} else {
+				res, err = tx.Exec(applyUpstreamFile, backend, c.Path, liveContent(c.Content), c.Rev)
 			}
-			switch {
-			case c.Deleted:
+			if err != nil {
+				return err
+			}
+			changed, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			if changed == 0 {
+				continue // nothing to delete, or alreadyApplied: the local change stays
+			}
+			if !c.Deleted {
 				applied++
-				if !found {
-					continue
-				}
-				if _, err := tx.Exec(deleteFile, backend, c.Path); err != nil {
-					return err
-				}
-			case found && bytes.Equal(live, c.Content):
-				continue // alreadyApplied
-			default:
-				applied++
-				if _, err := tx.Exec(upsertFile, backend, c.Path, copyContent(c.Content), c.Rev); err != nil {
-					return err
-				}
 			}
 			if _, err := tx.Exec(deleteLocalChange, backend, c.Path); err != nil {
 				return err
@@ -279,6 +289,16 @@ func (s *SQLiteStore) ApplyUpstream(backend string, changes []Change) (int, erro
 		return 0, err
 	}
 	return applied, nil
+}
+
+// liveContent is a live file's content as the files table holds it: never
+// NULL, so an empty content is an empty blob. The driver copies what it
+// binds, so the caller's slice is not kept.
+func liveContent(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
 }
 
 // Files implements Store.
@@ -299,24 +319,37 @@ func readFiles(r sqlitedb.Runner, backend string) ([]File, error) {
 	defer rows.Close()
 	out := []File{}
 	for rows.Next() {
-		var f File
-		// NB: scanning into *[]byte copies the driver's bytes: f.Content
-		// is the store's own copy to hand out.
-		if err := rows.Scan(&f.Path, &f.Content, &f.Rev); err != nil {
+		var (
+			f       File
+			content sql.RawBytes
+		)
+		if err := rows.Scan(&f.Path, &content, &f.Rev); err != nil {
 			return nil, fmt.Errorf("corrupt files row: %w", err)
 		}
 		if f.Rev < 0 {
 			return nil, fmt.Errorf("corrupt files row %q: rev %d", f.Path, f.Rev)
 		}
-		if f.Content == nil {
-			f.Content = []byte{} // the driver scans an empty blob as nil
-		}
+		f.Content = handOut(content)
 		out = append(out, f)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// handOut returns a blob the driver scanned as the caller's own, without
+// the second copy database/sql makes for a *[]byte. The driver
+// (modernc.org/sqlite, conn.columnBlob) copies every blob it returns out of
+// SQLite into a new slice and never touches that slice again, so keeping
+// it past the next Scan is safe, whatever RawBytes allows in general:
+// TestSQLiteStoreHandsOutItsOwnContents pins it for a driver upgrade. The
+// driver scans an empty blob as nil; a live content is never nil.
+func handOut(b sql.RawBytes) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
 }
 
 // CurrentRev implements Store.
@@ -351,7 +384,7 @@ func readLocalChanges(r sqlitedb.Runner, backend string, after, through Cursor, 
 		var (
 			c         Change
 			deleted   int64
-			content   []byte
+			content   sql.RawBytes
 			noContent bool
 		)
 		// NB: the driver scans a zero-length blob as nil, so NULL is asked
@@ -363,10 +396,7 @@ func readLocalChanges(r sqlitedb.Runner, backend string, after, through Cursor, 
 		case deleted == 1:
 			c.Deleted = true
 		case deleted == 0 && !noContent:
-			c.Content = content // Scan's own copy
-			if c.Content == nil {
-				c.Content = []byte{}
-			}
+			c.Content = handOut(content)
 		default:
 			return nil, fmt.Errorf("corrupt local_changes row %q: deleted=%d content null=%t", c.Path, deleted, noContent)
 		}
