@@ -321,7 +321,7 @@ func readFiles(r sqlitedb.Runner, backend string) ([]File, error) {
 	for rows.Next() {
 		var (
 			f       File
-			content sql.RawBytes
+			content []byte
 		)
 		if err := rows.Scan(&f.Path, &content, &f.Rev); err != nil {
 			return nil, fmt.Errorf("corrupt files row: %w", err)
@@ -338,14 +338,11 @@ func readFiles(r sqlitedb.Runner, backend string) ([]File, error) {
 	return out, nil
 }
 
-// handOut returns a blob the driver scanned as the caller's own, without
-// the second copy database/sql makes for a *[]byte. The driver
-// (modernc.org/sqlite, conn.columnBlob) copies every blob it returns out of
-// SQLite into a new slice and never touches that slice again, so keeping
-// it past the next Scan is safe, whatever RawBytes allows in general:
-// TestSQLiteStoreHandsOutItsOwnContents pins it for a driver upgrade. The
-// driver scans an empty blob as nil; a live content is never nil.
-func handOut(b sql.RawBytes) []byte {
+// handOut returns a scanned blob as the caller's own content. sqlitedb
+// hands out the driver's own copy of a blob, which nothing touches again
+// (TestSQLiteStoreHandsOutItsOwnContents pins that for a driver upgrade);
+// the driver scans an empty blob as nil, and a live content is never nil.
+func handOut(b []byte) []byte {
 	if b == nil {
 		return []byte{}
 	}
@@ -384,7 +381,7 @@ func readLocalChanges(r sqlitedb.Runner, backend string, after, through Cursor, 
 		var (
 			c         Change
 			deleted   int64
-			content   sql.RawBytes
+			content   []byte
 			noContent bool
 		)
 		// NB: the driver scans a zero-length blob as nil, so NULL is asked

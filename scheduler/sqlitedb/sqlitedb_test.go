@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,11 +19,11 @@ func TestOpenSettings(t *testing.T) {
 	}
 	defer db.Close()
 	for pragma, want := range map[string]string{"journal_mode": "wal", "synchronous": "2", "busy_timeout": "5000"} {
-		var got string
+		var got any
 		if err := db.QueryRow("PRAGMA " + pragma).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
-		if got != want {
+		if fmt.Sprint(got) != want {
 			t.Errorf("PRAGMA %s = %s, want %s", pragma, got, want)
 		}
 	}
@@ -122,5 +123,42 @@ func TestWriteIsOneImmediateTransaction(t *testing.T) {
 	}
 	if err := other.QueryRow(`SELECT count(*) FROM t`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("after a committed Write the table holds %d rows (%v), want 1", n, err)
+	}
+}
+
+// Scan converts only without loss: each destination takes its storage
+// class, a sql.Scanner takes the value, NULL reaches a nullable one, and
+// no row is sql.ErrNoRows.
+func TestScanTakesOnlyItsOwnClass(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var (
+		i    int64
+		n    int
+		b    bool
+		s    string
+		blob []byte
+		ns   sql.NullString
+		a    any
+	)
+	err = db.QueryRow(`SELECT 7, 8, 1, 'x', x'0102', NULL, 2.5`).Scan(&i, &n, &b, &s, &blob, &ns, &a)
+	if err != nil || i != 7 || n != 8 || !b || s != "x" || string(blob) != "\x01\x02" || ns.Valid || a != 2.5 {
+		t.Errorf("scan = %v %v %v %q %q %v %v, %v", i, n, b, s, blob, ns, a, err)
+	}
+	for _, tc := range []struct {
+		query string
+		dest  any
+	}{
+		{`SELECT '7'`, &i}, {`SELECT 2`, &b}, {`SELECT 7`, &s}, {`SELECT 'x'`, &blob}, {`SELECT NULL`, &i},
+	} {
+		if err := db.QueryRow(tc.query).Scan(tc.dest); err == nil {
+			t.Errorf("%s scanned into %T without an error", tc.query, tc.dest)
+		}
+	}
+	if err := db.QueryRow(`SELECT 1 WHERE 0`).Scan(&i); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("no row: %v, want sql.ErrNoRows", err)
 	}
 }
