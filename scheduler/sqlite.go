@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
@@ -16,9 +15,10 @@ import (
 // Durability: WAL journal, synchronous=FULL (a commit is on disk when
 // Schedule or Clear returns), and every write is a single statement, which
 // SQLite runs as one transaction: a crash leaves either the old or the new
-// intent, never a mix.
+// intent, never a mix. Each statement is compiled once per open store
+// (sqlitedb.DB), and a read takes no write lock.
 type SQLite struct {
-	db   *sql.DB
+	db   *sqlitedb.DB
 	path string
 }
 
@@ -50,27 +50,33 @@ func (s *SQLite) Close() error { return s.db.Close() }
 // Get returns the intent stored for backend. A row that does not decode to
 // a valid intent is an error naming the backend, never a silent miss.
 func (s *SQLite) Get(ctx context.Context, backend string) (Intent, bool, error) {
-	rows, err := s.db.QueryContext(ctx, selectIntents+` WHERE backend = ?`, backend)
-	if err != nil {
-		return Intent{}, false, fmt.Errorf("scheduler: backend %q: get: %w", backend, err)
-	}
-	defer rows.Close()
 	var (
 		in    Intent
 		found bool
 	)
-	for rows.Next() {
-		if found {
-			// The primary key forbids this; a foreign schema may not.
-			return Intent{}, false, corrupt(backend, errors.New("more than one row"))
+	err := s.db.Autocommit(ctx, func(r sqlitedb.Runner) error {
+		rows, err := r.Query(selectIntent, backend)
+		if err != nil {
+			return fmt.Errorf("scheduler: backend %q: get: %w", backend, err)
 		}
-		if in, err = scanIntent(rows); err != nil {
-			return Intent{}, false, err
+		defer rows.Close()
+		for rows.Next() {
+			if found {
+				// The primary key forbids this; a foreign schema may not.
+				return corrupt(backend, errors.New("more than one row"))
+			}
+			if in, err = scanIntent(rows); err != nil {
+				return err
+			}
+			found = true
 		}
-		found = true
-	}
-	if err := rows.Err(); err != nil {
-		return Intent{}, false, fmt.Errorf("scheduler: backend %q: get: %w", backend, err)
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("scheduler: backend %q: get: %w", backend, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Intent{}, false, err
 	}
 	if found && in.Backend != backend {
 		// Only a foreign collation or a hand-edited row can get here.
@@ -81,12 +87,15 @@ func (s *SQLite) Get(ctx context.Context, backend string) (Intent, bool, error) 
 
 // Schedule upserts intent in one statement (one transaction).
 func (s *SQLite) Schedule(ctx context.Context, intent Intent) error {
-	r, err := encodeIntent(intent)
+	row, err := encodeIntent(intent)
 	if err != nil {
 		return err
 	}
-	_, err = s.db.ExecContext(ctx, upsertIntent,
-		r.backend, r.attempt, r.notBefore, r.runtimeID, r.targetRev, r.targetHasPath, r.targetPath)
+	err = s.db.Autocommit(ctx, func(r sqlitedb.Runner) error {
+		_, err := r.Exec(upsertIntent,
+			row.backend, row.attempt, row.notBefore, row.runtimeID, row.targetRev, row.targetHasPath, row.targetPath)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("scheduler: backend %q: schedule: %w", intent.Backend, err)
 	}
@@ -95,7 +104,11 @@ func (s *SQLite) Schedule(ctx context.Context, intent Intent) error {
 
 // Clear deletes the intent for backend; deleting nothing succeeds.
 func (s *SQLite) Clear(ctx context.Context, backend string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM scheduler_intents WHERE backend = ?`, backend); err != nil {
+	err := s.db.Autocommit(ctx, func(r sqlitedb.Runner) error {
+		_, err := r.Exec(`DELETE FROM scheduler_intents WHERE backend = ?`, backend)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("scheduler: backend %q: clear: %w", backend, err)
 	}
 	return nil
@@ -105,21 +118,27 @@ func (s *SQLite) Clear(ctx context.Context, backend string) error {
 // row fails the whole call: the host computes its alarm from this list, and
 // an intent silently left out would be an intent never retried.
 func (s *SQLite) List(ctx context.Context) ([]Intent, error) {
-	rows, err := s.db.QueryContext(ctx, selectIntents+` ORDER BY backend COLLATE BINARY`)
-	if err != nil {
-		return nil, fmt.Errorf("scheduler: list: %w", err)
-	}
-	defer rows.Close()
 	var out []Intent
-	for rows.Next() {
-		in, err := scanIntent(rows)
+	err := s.db.Autocommit(ctx, func(r sqlitedb.Runner) error {
+		rows, err := r.Query(selectIntents + ` ORDER BY backend COLLATE BINARY`)
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("scheduler: list: %w", err)
 		}
-		out = append(out, in)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("scheduler: list: %w", err)
+		defer rows.Close()
+		for rows.Next() {
+			in, err := scanIntent(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, in)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("scheduler: list: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

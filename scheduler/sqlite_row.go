@@ -1,11 +1,12 @@
 package scheduler
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/syncsim/syncsim/scheduler/sqlitedb"
 )
 
 // ErrCorrupt classifies a stored row that does not decode to a valid
@@ -50,31 +51,31 @@ func encodeIntent(in Intent) (row, error) {
 }
 
 // scanIntent reads one row of selectIntents. Every column is scanned as any
-// and its storage class checked by hand: database/sql's own conversions
-// would turn a text attempt "7" into 7 or a NULL into "", which is exactly
-// the silent reinterpretation a durable store must not do.
-func scanIntent(rows *sql.Rows) (Intent, error) {
+// and its storage class checked by hand: a conversion (a text attempt "7"
+// read as 7, a NULL as "") is exactly the silent reinterpretation a
+// durable store must not do.
+func scanIntent(rows *sqlitedb.Rows) (Intent, error) {
 	var backendV, attemptV, notBeforeV, runtimeV, revV, hasPathV, pathV any
 	if err := rows.Scan(&backendV, &attemptV, &notBeforeV, &runtimeV, &revV, &hasPathV, &pathV); err != nil {
 		return Intent{}, fmt.Errorf("scheduler: scan row: %w", err)
 	}
 	backend, ok := backendV.(string)
 	if !ok {
-		return Intent{}, corrupt(fmt.Sprint(backendV), fmt.Errorf("backend is %s, want text", storageClass(backendV)))
+		return Intent{}, corrupt(fmt.Sprint(backendV), fmt.Errorf("backend is %s, want text", sqlitedb.StorageClass(backendV)))
 	}
 	bad := func(format string, args ...any) (Intent, error) {
 		return Intent{}, corrupt(backend, fmt.Errorf(format, args...))
 	}
 	attempt, ok := attemptV.(int64)
 	if !ok {
-		return bad("attempt is %s %v, want integer", storageClass(attemptV), attemptV)
+		return bad("attempt is %s %v, want integer", sqlitedb.StorageClass(attemptV), attemptV)
 	}
 	if attempt < math.MinInt || attempt > math.MaxInt {
 		return bad("attempt %d overflows int", attempt)
 	}
 	notBefore, ok := notBeforeV.(int64)
 	if !ok {
-		return bad("not_before is %s %v, want integer", storageClass(notBeforeV), notBeforeV)
+		return bad("not_before is %s %v, want integer", sqlitedb.StorageClass(notBeforeV), notBeforeV)
 	}
 	in := Intent{Backend: backend, Attempt: int(attempt), NotBefore: time.Unix(0, notBefore).UTC()}
 	switch v := runtimeV.(type) {
@@ -82,7 +83,7 @@ func scanIntent(rows *sql.Rows) (Intent, error) {
 	case string:
 		in.RuntimeID = Ptr(v)
 	default:
-		return bad("runtime_id is %s, want text or null", storageClass(runtimeV))
+		return bad("runtime_id is %s, want text or null", sqlitedb.StorageClass(runtimeV))
 	}
 	target, err := decodeTarget(revV, hasPathV, pathV)
 	if err != nil {
@@ -103,37 +104,20 @@ func decodeTarget(revV, hasPathV, pathV any) (*Cursor, error) {
 	}
 	rev, ok := revV.(int64)
 	if !ok {
-		return nil, fmt.Errorf("target_rev is %s %v, want integer", storageClass(revV), revV)
+		return nil, fmt.Errorf("target_rev is %s %v, want integer", sqlitedb.StorageClass(revV), revV)
 	}
 	switch hasPathV {
 	case int64(0):
 		if pathV != nil {
-			return nil, fmt.Errorf("target_has_path is 0 but target_path is %s", storageClass(pathV))
+			return nil, fmt.Errorf("target_has_path is 0 but target_path is %s", sqlitedb.StorageClass(pathV))
 		}
 		return Ptr(At(rev)), nil
 	case int64(1):
 		path, ok := pathV.(string)
 		if !ok {
-			return nil, fmt.Errorf("target_has_path is 1 but target_path is %s, want text", storageClass(pathV))
+			return nil, fmt.Errorf("target_has_path is 1 but target_path is %s, want text", sqlitedb.StorageClass(pathV))
 		}
 		return Ptr(AtPath(rev, path)), nil
 	}
-	return nil, fmt.Errorf("target_has_path is %s %v, want 0 or 1", storageClass(hasPathV), hasPathV)
-}
-
-// storageClass names the SQLite storage class a driver value came from.
-func storageClass(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case int64:
-		return "integer"
-	case float64:
-		return "real"
-	case string:
-		return "text"
-	case []byte:
-		return "blob"
-	}
-	return fmt.Sprintf("%T", v)
+	return nil, fmt.Errorf("target_has_path is %s %v, want 0 or 1", sqlitedb.StorageClass(hasPathV), hasPathV)
 }

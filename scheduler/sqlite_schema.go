@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/syncsim/syncsim/scheduler/sqlitedb"
 )
 
 // schemaVersion is stored in PRAGMA user_version. Bump it, and add a step
@@ -38,6 +40,8 @@ const createIntents = `CREATE TABLE scheduler_intents (
 
 const selectIntents = `SELECT backend, attempt, not_before, runtime_id, target_rev, target_has_path, target_path FROM scheduler_intents`
 
+const selectIntent = selectIntents + ` WHERE backend = ?`
+
 const upsertIntent = `INSERT INTO scheduler_intents
 	(backend, attempt, not_before, runtime_id, target_rev, target_has_path, target_path)
 	VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -46,37 +50,43 @@ const upsertIntent = `INSERT INTO scheduler_intents
 		target_rev = excluded.target_rev, target_has_path = excluded.target_has_path,
 		target_path = excluded.target_path`
 
-// migrate brings the file to schemaVersion inside one transaction, so two
+// migrate brings the file to schemaVersion. A file already there (every
+// open but the first) is told by its version alone, read without a write
+// lock; anything else is decided again inside one write transaction, so two
 // processes opening a fresh file at once cannot both create the table.
 func (s *SQLite) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (see _txlock)
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	var version int
-	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+	err := s.db.Autocommit(ctx, func(r sqlitedb.Runner) error { return r.QueryRow(`PRAGMA user_version`).Scan(&version) })
+	if err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
-	switch {
-	case version == schemaVersion:
+	if version == schemaVersion {
 		return nil
-	case version > schemaVersion || version < 0:
-		return fmt.Errorf("%w: file has %d, this code knows up to %d", ErrSchemaVersion, version, schemaVersion)
 	}
-	// version 0: a new file, or somebody else's database.
-	var tables int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table'`).Scan(&tables); err != nil {
-		return fmt.Errorf("inspect schema: %w", err)
-	}
-	if tables != 0 {
-		return fmt.Errorf("%w: version 0 with %d foreign tables; not a syncsim scheduler file", ErrSchemaVersion, tables)
-	}
-	if _, err := tx.ExecContext(ctx, createIntents); err != nil {
-		return fmt.Errorf("create schema: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
-		return fmt.Errorf("set schema version: %w", err)
-	}
-	return tx.Commit()
+	return s.db.Migrate(ctx, func(tx sqlitedb.Runner) error {
+		if err := tx.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		switch {
+		case version == schemaVersion:
+			return nil
+		case version > schemaVersion || version < 0:
+			return fmt.Errorf("%w: file has %d, this code knows up to %d", ErrSchemaVersion, version, schemaVersion)
+		}
+		// version 0: a new file, or somebody else's database.
+		var tables int
+		if err := tx.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table'`).Scan(&tables); err != nil {
+			return fmt.Errorf("inspect schema: %w", err)
+		}
+		if tables != 0 {
+			return fmt.Errorf("%w: version 0 with %d foreign tables; not a syncsim scheduler file", ErrSchemaVersion, tables)
+		}
+		if _, err := tx.Exec(createIntents); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+			return fmt.Errorf("set schema version: %w", err)
+		}
+		return nil
+	})
 }

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -12,12 +11,15 @@ import (
 
 // SQLiteStore is a durable Store in one SQLite file (modernc.org/sqlite, pure
 // Go). WAL journal and synchronous=FULL: a method's effect is on disk when it
-// returns. Every method runs as one transaction, so a crash between two
+// returns. Every write runs as one transaction, so a crash between two
 // calls leaves exactly the first call's effect (SPEC 6.1 "written with both
-// fields in one transaction"). A row that does not decode is reported as an
-// error naming the backend; the store never panics on bad data.
+// fields in one transaction"); every read is one statement, which SQLite
+// answers from one snapshot without a write lock. A row that does not
+// decode is reported as an error naming the backend; the store never
+// panics on bad data. Each statement is compiled once per open store
+// (sqlitedb.DB).
 type SQLiteStore struct {
-	db   *sql.DB
+	db   *sqlitedb.DB
 	path string
 }
 
@@ -77,9 +79,19 @@ func OpenSQLiteStore(path string) (*SQLiteStore, error) {
 // Close releases the database; everything written stays on disk.
 func (s *SQLiteStore) Close() error { return s.db.Close() }
 
+// migrate brings the file to sqliteStoreSchemaVersion. A file already there
+// (every open but the first) is told by its version alone, read without a
+// write lock; anything else is decided again inside one write transaction,
+// so two processes opening a fresh file at once cannot both create the
+// tables.
 func (s *SQLiteStore) migrate() error {
-	return s.tx(func(tx *sql.Tx) error {
-		var v int64
+	ctx := context.Background()
+	var v int64
+	err := s.db.Autocommit(ctx, func(r sqlitedb.Runner) error { return r.QueryRow(`PRAGMA user_version`).Scan(&v) })
+	if err != nil || v == sqliteStoreSchemaVersion {
+		return err
+	}
+	return s.db.Migrate(ctx, func(tx sqlitedb.Runner) error {
 		if err := tx.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
 			return err
 		}
@@ -107,36 +119,26 @@ func (s *SQLiteStore) migrate() error {
 	})
 }
 
-// tx runs fn in one transaction and commits it if fn succeeds.
-func (s *SQLiteStore) tx(fn func(*sql.Tx) error) (err error) {
-	tx, err := s.db.BeginTx(context.Background(), nil)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			err = errors.Join(err, ignoreTxDone(tx.Rollback()))
-		}
-	}()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-func ignoreTxDone(err error) error {
-	if errors.Is(err, sql.ErrTxDone) {
-		return nil
-	}
-	return err
-}
-
-// backendTx runs fn in one transaction and labels any error with backend.
-func (s *SQLiteStore) backendTx(backend, op string, fn func(*sql.Tx) error) error {
-	if err := s.tx(fn); err != nil {
-		return fmt.Errorf("store: backend %q: %s: %w", backend, op, err)
+// write runs fn in one write transaction and labels any error with backend.
+func (s *SQLiteStore) write(backend, op string, fn func(tx sqlitedb.Runner) error) error {
+	if err := s.db.Write(context.Background(), fn); err != nil {
+		return storeErr(backend, op, err)
 	}
 	return nil
+}
+
+// read runs fn, whose reads are one statement each (one snapshot each),
+// and labels any error with backend.
+func (s *SQLiteStore) read(backend, op string, fn func(r sqlitedb.Runner) error) error {
+	if err := s.db.Autocommit(context.Background(), fn); err != nil {
+		return storeErr(backend, op, err)
+	}
+	return nil
+}
+
+// storeErr labels err with backend and the operation.
+func storeErr(backend, op string, err error) error {
+	return fmt.Errorf("store: backend %q: %s: %w", backend, op, err)
 }
 
 // scalars are one row of backends.
@@ -146,14 +148,24 @@ type sqliteScalars struct {
 	pushRev    int64
 }
 
+const selectScalars = `SELECT current_rev, fetch_rev, fetch_path, push_rev FROM backends WHERE backend = ?`
+
+// readScalars reads backend's scalar row on its own; op labels an error.
+func (s *SQLiteStore) readScalars(backend, op string) (sc sqliteScalars, err error) {
+	err = s.read(backend, op, func(r sqlitedb.Runner) error {
+		sc, err = readScalars(r, backend)
+		return err
+	})
+	return sc, err
+}
+
 // readScalars reads backend's scalar row; a missing row reads as fresh.
-func readScalars(tx *sql.Tx, backend string) (sqliteScalars, error) {
+func readScalars(r sqlitedb.Runner, backend string) (sqliteScalars, error) {
 	var (
 		sc        sqliteScalars
 		fetchPath sql.NullString
 	)
-	err := tx.QueryRow(`SELECT current_rev, fetch_rev, fetch_path, push_rev FROM backends WHERE backend = ?`, backend).
-		Scan(&sc.currentRev, &sc.fetch.Rev, &fetchPath, &sc.pushRev)
+	err := r.QueryRow(selectScalars, backend).Scan(&sc.currentRev, &sc.fetch.Rev, &fetchPath, &sc.pushRev)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sqliteScalars{}, nil
 	}
@@ -172,12 +184,23 @@ func readScalars(tx *sql.Tx, backend string) (sqliteScalars, error) {
 	return sc, nil
 }
 
-// ensureBackend creates backend's scalar row if it is missing.
-func ensureBackend(tx *sql.Tx, backend string) error {
-	_, err := tx.Exec(`INSERT INTO backends (backend, current_rev, fetch_rev, fetch_path, push_rev)
-		VALUES (?, 0, 0, NULL, 0) ON CONFLICT (backend) DO NOTHING`, backend)
-	return err
-}
+// The scalar writes create backend's row when it is missing, in the one
+// statement that sets the column.
+const (
+	upsertCurrentRev = `INSERT INTO backends (backend, current_rev, fetch_rev, fetch_path, push_rev)
+		VALUES (?, ?, 0, NULL, 0) ON CONFLICT (backend) DO UPDATE SET current_rev = excluded.current_rev`
+	upsertFetch = `INSERT INTO backends (backend, current_rev, fetch_rev, fetch_path, push_rev)
+		VALUES (?, 0, ?, ?, 0) ON CONFLICT (backend) DO UPDATE SET fetch_rev = excluded.fetch_rev, fetch_path = excluded.fetch_path`
+	upsertPushRev = `INSERT INTO backends (backend, current_rev, fetch_rev, fetch_path, push_rev)
+		VALUES (?, 0, 0, NULL, ?) ON CONFLICT (backend) DO UPDATE SET push_rev = excluded.push_rev`
+)
+
+const (
+	upsertFile = `INSERT INTO files (backend, path, content, rev) VALUES (?, ?, ?, ?)
+		ON CONFLICT (backend, path) DO UPDATE SET content = excluded.content, rev = excluded.rev`
+	deleteFile        = `DELETE FROM files WHERE backend = ? AND path = ?`
+	deleteLocalChange = `DELETE FROM local_changes WHERE backend = ? AND path = ?`
+)
 
 func nullPath(c Cursor) sql.NullString {
 	return sql.NullString{String: c.Path, Valid: c.HasPath}
@@ -186,7 +209,7 @@ func nullPath(c Cursor) sql.NullString {
 // WriteFile implements Store.
 func (s *SQLiteStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
 	var rev int64
-	err := s.backendTx(backend, "write file", func(tx *sql.Tx) error {
+	err := s.write(backend, "write file", func(tx sqlitedb.Runner) error {
 		sc, err := readScalars(tx, backend)
 		if err != nil {
 			return err
@@ -195,24 +218,23 @@ func (s *SQLiteStore) WriteFile(backend, path string, content []byte, deleted bo
 			return errors.New("local revision overflow")
 		}
 		rev = sc.currentRev + 1
-		if err := ensureBackend(tx, backend); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`UPDATE backends SET current_rev = ? WHERE backend = ?`, rev, backend); err != nil {
+		if _, err := tx.Exec(upsertCurrentRev, backend, rev); err != nil {
 			return err
 		}
 		if deleted {
-			if _, err := tx.Exec(`DELETE FROM files WHERE backend = ? AND path = ?`, backend, path); err != nil {
+			if _, err := tx.Exec(deleteFile, backend, path); err != nil {
 				return err
 			}
-		} else if _, err := tx.Exec(`INSERT INTO files (backend, path, content, rev) VALUES (?, ?, ?, ?)
-			ON CONFLICT (backend, path) DO UPDATE SET content = excluded.content, rev = excluded.rev`,
-			backend, path, copyContent(content), rev); err != nil {
+		} else if _, err := tx.Exec(upsertFile, backend, path, liveContent(content), rev); err != nil {
 			return err
+		}
+		var logged []byte // a delete's content is NULL
+		if !deleted {
+			logged = liveContent(content)
 		}
 		_, err = tx.Exec(`INSERT INTO local_changes (backend, path, rev, deleted, content) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (backend, path) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted, content = excluded.content`,
-			backend, path, rev, deleted, changeContent(deleted, content))
+			backend, path, rev, deleted, logged)
 		return err
 	})
 	if err != nil {
@@ -221,38 +243,43 @@ func (s *SQLiteStore) WriteFile(backend, path string, content []byte, deleted bo
 	return rev, nil
 }
 
+// applyUpstreamFile writes an upstream entry's file unless the stored
+// content already equals it (SPEC 6.7 alreadyApplied): SQLite compares the
+// blobs, so the stored content never has to be read out.
+const applyUpstreamFile = `INSERT INTO files (backend, path, content, rev) VALUES (?, ?, ?, ?)
+	ON CONFLICT (backend, path) DO UPDATE SET content = excluded.content, rev = excluded.rev
+	WHERE content IS NOT excluded.content`
+
 // ApplyUpstream implements Store.
 func (s *SQLiteStore) ApplyUpstream(backend string, changes []Change) (int, error) {
 	applied := 0
-	err := s.backendTx(backend, "apply upstream", func(tx *sql.Tx) error {
+	err := s.write(backend, "apply upstream", func(tx sqlitedb.Runner) error {
 		applied = 0
 		for _, c := range changes {
-			var live []byte
-			err := tx.QueryRow(`SELECT content FROM files WHERE backend = ? AND path = ?`, backend, c.Path).Scan(&live)
-			found := err == nil
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("corrupt files row %q: %w", c.Path, err)
+			var (
+				res sql.Result
+				err error
+			)
+			if c.Deleted {
+				applied++ // a delete counts whether or not the file was there
+				res, err = tx.Exec(deleteFile, backend, c.Path)
+			} else {
+				res, err = tx.Exec(applyUpstreamFile, backend, c.Path, liveContent(c.Content), c.Rev)
 			}
-			switch {
-			case c.Deleted:
-				applied++
-				if !found {
-					continue
-				}
-				if _, err := tx.Exec(`DELETE FROM files WHERE backend = ? AND path = ?`, backend, c.Path); err != nil {
-					return err
-				}
-			case found && bytes.Equal(live, c.Content):
-				continue // alreadyApplied
-			default:
-				applied++
-				if _, err := tx.Exec(`INSERT INTO files (backend, path, content, rev) VALUES (?, ?, ?, ?)
-					ON CONFLICT (backend, path) DO UPDATE SET content = excluded.content, rev = excluded.rev`,
-					backend, c.Path, copyContent(c.Content), c.Rev); err != nil {
-					return err
-				}
+			if err != nil {
+				return err
 			}
-			if _, err := tx.Exec(`DELETE FROM local_changes WHERE backend = ? AND path = ?`, backend, c.Path); err != nil {
+			changed, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			if changed == 0 {
+				continue // nothing to delete, or alreadyApplied: the local change stays
+			}
+			if !c.Deleted {
+				applied++
+			}
+			if _, err := tx.Exec(deleteLocalChange, backend, c.Path); err != nil {
 				return err
 			}
 		}
@@ -264,88 +291,117 @@ func (s *SQLiteStore) ApplyUpstream(backend string, changes []Change) (int, erro
 	return applied, nil
 }
 
+// liveContent is a live file's content as the files table holds it: never
+// NULL, so an empty content is an empty blob. The driver copies what it
+// binds, so the caller's slice is not kept.
+func liveContent(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
 // Files implements Store.
 func (s *SQLiteStore) Files(backend string) ([]File, error) {
-	out := []File{}
-	err := s.backendTx(backend, "files", func(tx *sql.Tx) error {
-		out = out[:0]
-		rows, err := tx.Query(`SELECT path, content, rev FROM files WHERE backend = ? ORDER BY path`, backend)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var f File
-			if err := rows.Scan(&f.Path, &f.Content, &f.Rev); err != nil {
-				return fmt.Errorf("corrupt files row: %w", err)
-			}
-			if f.Rev < 0 {
-				return fmt.Errorf("corrupt files row %q: rev %d", f.Path, f.Rev)
-			}
-			f.Content = copyContent(f.Content)
-			out = append(out, f)
-		}
-		return rows.Err()
+	var out []File
+	err := s.read(backend, "files", func(r sqlitedb.Runner) (err error) {
+		out, err = readFiles(r, backend)
+		return err
 	})
+	return out, err
+}
+
+func readFiles(r sqlitedb.Runner, backend string) ([]File, error) {
+	rows, err := r.Query(`SELECT path, content, rev FROM files WHERE backend = ? ORDER BY path`, backend)
 	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []File{}
+	for rows.Next() {
+		var (
+			f       File
+			content []byte
+		)
+		if err := rows.Scan(&f.Path, &content, &f.Rev); err != nil {
+			return nil, fmt.Errorf("corrupt files row: %w", err)
+		}
+		if f.Rev < 0 {
+			return nil, fmt.Errorf("corrupt files row %q: rev %d", f.Path, f.Rev)
+		}
+		f.Content = handOut(content)
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
+// handOut returns a scanned blob as the caller's own content. sqlitedb
+// hands out the driver's own copy of a blob, which nothing touches again
+// (TestSQLiteStoreHandsOutItsOwnContents pins that for a driver upgrade);
+// the driver scans an empty blob as nil, and a live content is never nil.
+func handOut(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
 // CurrentRev implements Store.
 func (s *SQLiteStore) CurrentRev(backend string) (int64, error) {
-	var rev int64
-	err := s.backendTx(backend, "current rev", func(tx *sql.Tx) error {
-		sc, err := readScalars(tx, backend)
-		rev = sc.currentRev
-		return err
-	})
-	return rev, err
+	sc, err := s.readScalars(backend, "current rev")
+	return sc.currentRev, err
 }
 
 // LocalChanges implements Store.
 func (s *SQLiteStore) LocalChanges(backend string, after, through Cursor, limit int) ([]Change, error) {
 	var out []Change
-	err := s.backendTx(backend, "local changes", func(tx *sql.Tx) error {
-		out = nil
-		// The rev bounds are inclusive; the path rules of SPEC 1.1 at the two
-		// edge revs are applied in Go. ORDER BY path uses SQLite's BINARY
-		// collation, which is Go's byte order.
-		rows, err := tx.Query(`SELECT rev, path, deleted, content, content IS NULL FROM local_changes
-			WHERE backend = ? AND rev >= ? AND rev <= ? ORDER BY rev, path`, backend, after.Rev, through.Rev)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		l := effectiveLimit(limit)
-		for len(out) < l && rows.Next() {
-			var (
-				c         Change
-				deleted   int64
-				content   []byte
-				noContent bool
-			)
-			// NB: the driver scans a zero-length blob as nil, so NULL is asked
-			// of SQLite rather than read off the slice.
-			if err := rows.Scan(&c.Rev, &c.Path, &deleted, &content, &noContent); err != nil {
-				return fmt.Errorf("corrupt local_changes row: %w", err)
-			}
-			switch {
-			case deleted == 1:
-				c.Deleted = true
-			case deleted == 0 && !noContent:
-				c.Content = copyContent(content)
-			default:
-				return fmt.Errorf("corrupt local_changes row %q: deleted=%d content null=%t", c.Path, deleted, noContent)
-			}
-			if inRange(c.Cursor(), after, through) {
-				out = append(out, c)
-			}
-		}
-		return rows.Err()
+	err := s.read(backend, "local changes", func(r sqlitedb.Runner) (err error) {
+		out, err = readLocalChanges(r, backend, after, through, limit)
+		return err
 	})
+	return out, err
+}
+
+func readLocalChanges(r sqlitedb.Runner, backend string, after, through Cursor, limit int) ([]Change, error) {
+	// The rev bounds are inclusive; the path rules of SPEC 1.1 at the two
+	// edge revs are applied in Go. ORDER BY path uses SQLite's BINARY
+	// collation, which is Go's byte order.
+	rows, err := r.Query(`SELECT rev, path, deleted, content, content IS NULL FROM local_changes
+		WHERE backend = ? AND rev >= ? AND rev <= ? ORDER BY rev, path`, backend, after.Rev, through.Rev)
 	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Change
+	l := effectiveLimit(limit)
+	for len(out) < l && rows.Next() {
+		var (
+			c         Change
+			deleted   int64
+			content   []byte
+			noContent bool
+		)
+		// NB: the driver scans a zero-length blob as nil, so NULL is asked
+		// of SQLite rather than read off the slice.
+		if err := rows.Scan(&c.Rev, &c.Path, &deleted, &content, &noContent); err != nil {
+			return nil, fmt.Errorf("corrupt local_changes row: %w", err)
+		}
+		switch {
+		case deleted == 1:
+			c.Deleted = true
+		case deleted == 0 && !noContent:
+			c.Content = handOut(content)
+		default:
+			return nil, fmt.Errorf("corrupt local_changes row %q: deleted=%d content null=%t", c.Path, deleted, noContent)
+		}
+		if inRange(c.Cursor(), after, through) {
+			out = append(out, c)
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -353,20 +409,12 @@ func (s *SQLiteStore) LocalChanges(backend string, after, through Cursor, limit 
 
 // FetchCursor implements Store.
 func (s *SQLiteStore) FetchCursor(backend string) (Cursor, error) {
-	var c Cursor
-	err := s.backendTx(backend, "read fetch cursor", func(tx *sql.Tx) error {
-		sc, err := readScalars(tx, backend)
-		c = storeFetchCursor(sc.fetch.Rev, sc.fetch.Path, sc.fetch.HasPath)
-		return err
-	})
-	return c, err
+	sc, err := s.readScalars(backend, "read fetch cursor")
+	return storeFetchCursor(sc.fetch.Rev, sc.fetch.Path, sc.fetch.HasPath), err
 }
 
-func writeFetch(tx *sql.Tx, backend string, c Cursor) error {
-	if err := ensureBackend(tx, backend); err != nil {
-		return err
-	}
-	_, err := tx.Exec(`UPDATE backends SET fetch_rev = ?, fetch_path = ? WHERE backend = ?`, c.Rev, nullPath(c), backend)
+func writeFetch(tx sqlitedb.Runner, backend string, c Cursor) error {
+	_, err := tx.Exec(upsertFetch, backend, c.Rev, nullPath(c))
 	return err
 }
 
@@ -375,7 +423,7 @@ func (s *SQLiteStore) WriteFetchCursor(backend string, c Cursor) error {
 	if err := checkCursorArg(backend, "fetch", c); err != nil {
 		return err
 	}
-	return s.backendTx(backend, "write fetch cursor", func(tx *sql.Tx) error { return writeFetch(tx, backend, c) })
+	return s.write(backend, "write fetch cursor", func(tx sqlitedb.Runner) error { return writeFetch(tx, backend, c) })
 }
 
 // WriteFetchCursorIfAhead implements Store.
@@ -384,7 +432,7 @@ func (s *SQLiteStore) WriteFetchCursorIfAhead(backend string, c Cursor) (bool, e
 		return false, err
 	}
 	var wrote bool
-	err := s.backendTx(backend, "write fetch cursor if ahead", func(tx *sql.Tx) error {
+	err := s.write(backend, "write fetch cursor if ahead", func(tx sqlitedb.Runner) error {
 		wrote = false
 		sc, err := readScalars(tx, backend)
 		if err != nil {
@@ -401,13 +449,8 @@ func (s *SQLiteStore) WriteFetchCursorIfAhead(backend string, c Cursor) (bool, e
 
 // PushRev implements Store.
 func (s *SQLiteStore) PushRev(backend string) (int64, error) {
-	var rev int64
-	err := s.backendTx(backend, "read push rev", func(tx *sql.Tx) error {
-		sc, err := readScalars(tx, backend)
-		rev = sc.pushRev
-		return err
-	})
-	return rev, err
+	sc, err := s.readScalars(backend, "read push rev")
+	return sc.pushRev, err
 }
 
 // SetPushRev implements Store.
@@ -415,11 +458,8 @@ func (s *SQLiteStore) SetPushRev(backend string, rev int64) error {
 	if err := checkCursorArg(backend, "push", Cursor{Rev: rev}); err != nil {
 		return err
 	}
-	return s.backendTx(backend, "set push rev", func(tx *sql.Tx) error {
-		if err := ensureBackend(tx, backend); err != nil {
-			return err
-		}
-		_, err := tx.Exec(`UPDATE backends SET push_rev = ? WHERE backend = ?`, rev, backend)
+	return s.write(backend, "set push rev", func(tx sqlitedb.Runner) error {
+		_, err := tx.Exec(upsertPushRev, backend, rev)
 		return err
 	})
 }
@@ -427,31 +467,39 @@ func (s *SQLiteStore) SetPushRev(backend string, rev int64) error {
 // PushCursor implements Store.
 func (s *SQLiteStore) PushCursor(backend string) (Cursor, error) {
 	var c Cursor
-	err := s.backendTx(backend, "read push cursor", func(tx *sql.Tx) error {
-		sc, err := readScalars(tx, backend)
-		if err != nil {
-			return err
-		}
-		var (
-			row  Cursor
-			path sql.NullString
-		)
-		err = tx.QueryRow(`SELECT rev, path FROM push_cursors WHERE backend = ?`, backend).Scan(&row.Rev, &path)
-		if errors.Is(err, sql.ErrNoRows) {
-			c = storePushCursor(sc.pushRev, nil)
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("corrupt push_cursors row: %w", err)
-		}
-		if row.Rev < 0 || row.Rev > maxSafeInteger {
-			return fmt.Errorf("corrupt push_cursors row: rev %d out of range", row.Rev)
-		}
-		row.Path, row.HasPath = path.String, path.Valid
-		c = storePushCursor(sc.pushRev, &row)
-		return nil
+	err := s.read(backend, "read push cursor", func(r sqlitedb.Runner) (err error) {
+		c, err = readPushCursor(r, backend)
+		return err
 	})
 	return c, err
+}
+
+// readPushCursor reads the scalar and the path-aware row in one statement
+// (one snapshot): the key row k always yields one row, NULL where backend
+// has no scalar row or no push row.
+func readPushCursor(r sqlitedb.Runner, backend string) (Cursor, error) {
+	var (
+		pushRev, rev sql.NullInt64
+		path         sql.NullString
+	)
+	err := r.QueryRow(`SELECT b.push_rev, p.rev, p.path FROM (SELECT ? AS backend) AS k
+		LEFT JOIN backends AS b ON b.backend = k.backend
+		LEFT JOIN push_cursors AS p ON p.backend = k.backend`, backend).Scan(&pushRev, &rev, &path)
+	if err != nil {
+		return Cursor{}, fmt.Errorf("corrupt push cursor rows: %w", err)
+	}
+	if pushRev.Int64 < 0 || pushRev.Int64 > maxSafeInteger {
+		return Cursor{}, fmt.Errorf("corrupt backends row: push_rev %d out of range", pushRev.Int64)
+	}
+	if !rev.Valid {
+		return storePushCursor(pushRev.Int64, nil), nil
+	}
+	row := Cursor{Rev: rev.Int64}
+	if row.Rev < 0 || row.Rev > maxSafeInteger {
+		return Cursor{}, fmt.Errorf("corrupt push_cursors row: rev %d out of range", row.Rev)
+	}
+	row.Path, row.HasPath = path.String, path.Valid
+	return storePushCursor(pushRev.Int64, &row), nil
 }
 
 // WritePushCursor implements Store.
@@ -459,11 +507,8 @@ func (s *SQLiteStore) WritePushCursor(backend string, c Cursor) error {
 	if err := checkCursorArg(backend, "push", c); err != nil {
 		return err
 	}
-	return s.backendTx(backend, "write push cursor", func(tx *sql.Tx) error {
-		if err := ensureBackend(tx, backend); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`UPDATE backends SET push_rev = ? WHERE backend = ?`, c.Rev, backend); err != nil {
+	return s.write(backend, "write push cursor", func(tx sqlitedb.Runner) error {
+		if _, err := tx.Exec(upsertPushRev, backend, c.Rev); err != nil {
 			return err
 		}
 		_, err := tx.Exec(`INSERT INTO push_cursors (backend, rev, path) VALUES (?, ?, ?)

@@ -119,3 +119,34 @@ func TestSQLiteStoreUnderSyncDriver(t *testing.T) {
 		t.Errorf("files differ")
 	}
 }
+
+// The SQLite store hands out the driver's own copy of each content (see
+// handOut): a content it handed out must stay as it was through later
+// reads of other rows and other calls, and through writes of the same
+// paths. A driver that reused its buffers would fail here.
+func TestSQLiteStoreHandsOutItsOwnContents(t *testing.T) {
+	st := mustOpenSQLite(t, filepath.Join(t.TempDir(), "store.db"))
+	want := map[string]string{"/a": "aaaa", "/b": "bbbbbbbb", "/c": "cc"}
+	for _, p := range []string{"/a", "/b", "/c"} {
+		_, err := st.WriteFile("b", p, []byte(want[p]), false)
+		must(t, err)
+	}
+	files, err := st.Files("b")
+	must(t, err)
+	changes, err := st.LocalChanges("b", at(0), at(3), 0)
+	must(t, err)
+	for _, p := range []string{"/a", "/b", "/c"} {
+		_, err := st.WriteFile("b", p, []byte("overwritten "+p), false)
+		must(t, err)
+	}
+	_, err = st.Files("b")
+	must(t, err)
+	_, err = st.LocalChanges("b", at(0), at(6), 0)
+	must(t, err)
+	for _, f := range files {
+		diff(t, "Files content of "+f.Path+" after later calls", want[f.Path], string(f.Content))
+	}
+	for _, c := range changes {
+		diff(t, "LocalChanges content of "+c.Path+" after later calls", want[c.Path], string(c.Content))
+	}
+}

@@ -7,16 +7,19 @@
 //
 // The driver is modernc.org/sqlite (pure Go, no cgo), registered as
 // "sqlite".
+//
+// Open returns a DB: one connection for the store's calls, with each
+// statement compiled on it once (stmts.go).
 package sqlitedb
 
 import (
-	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver
+	sqlite "modernc.org/sqlite" // also registers the "sqlite" driver for database/sql
 )
 
 // BusyTimeout bounds how long a statement waits for another connection's
@@ -29,13 +32,14 @@ const BusyTimeout = 5 * time.Second
 //   - journal_mode=WAL: readers never block the writer;
 //   - synchronous=FULL: a committed transaction survives power loss;
 //   - busy_timeout: see BusyTimeout;
-//   - BEGIN IMMEDIATE for transactions: a write transaction takes the write
+//   - BEGIN IMMEDIATE for transactions (DB.Write, and _txlock for any
+//     transaction the driver begins): a write transaction takes the write
 //     lock up front, so it never has to upgrade a read lock (which fails
 //     with SQLITE_BUSY at once, ignoring the busy timeout).
 //
 // Paths containing '?' or '#' are refused: the driver splits its DSN there,
 // and refusing beats opening a different file than the caller named.
-func Open(path string) (*sql.DB, error) {
+func Open(path string) (*DB, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("sqlite path %q must be non-empty and contain no '?' or '#'", path)
 	}
@@ -44,9 +48,13 @@ func Open(path string) (*sql.DB, error) {
 	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "FULL")
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	c, err := (&sqlite.Driver{}).Open(path + "?" + q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	return db, nil
+	dc, ok := c.(conn)
+	if !ok {
+		return nil, errors.Join(fmt.Errorf("open sqlite %s: driver connection %T lacks the context methods", path, c), c.Close())
+	}
+	return &DB{conn: dc, stmts: map[string]stmt{}}, nil
 }
