@@ -237,6 +237,9 @@ builds:
 	syncsim bench -benchfmt > new.txt
 	benchstat old.txt new.txt
 
+(benchstat gives a confidence interval from 6 samples on: the default 7
+rounds give one, -quick's 5 do not.)
+
 -json prints one object: the medians under the figures' names, each
 target's value with its min and max, and every arm with every round.
 
