@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
+	"github.com/syncsim/syncsim/sim/oracle"
 )
 
 // TestArmRoundsInterleave: after one unmeasured round, every round runs
@@ -68,17 +69,16 @@ func TestArmRoundsStopAtAnError(t *testing.T) {
 }
 
 // TestArmsOfThisBuild: the arms run in the documented order, and the
-// checkers-off arm runs exactly when checkersOff says the harness can
-// switch its checkers off.
+// checkers-off arm runs the memory arm's scenarios judging no property.
 func TestArmsOfThisBuild(t *testing.T) {
 	var names []string
 	for _, a := range benchArms() {
 		names = append(names, a.name)
+		if a.name == benchapi.ArmNone && (a.cfg.Properties != oracle.None || a.cfg.SQLiteShare != 0) {
+			t.Errorf("arm none runs %+v, want MemoryConfig judging no property", a.cfg)
+		}
 	}
-	want := []string{benchapi.ArmDefault, benchapi.ArmMemory, benchapi.ArmDirect, benchapi.ArmDouble}
-	if _, ok := checkersOff(benchRunOptions); ok {
-		want = slices.Insert(want, 2, benchapi.ArmNone)
-	}
+	want := []string{benchapi.ArmDefault, benchapi.ArmMemory, benchapi.ArmNone, benchapi.ArmDirect, benchapi.ArmDouble}
 	if !slices.Equal(names, want) {
 		t.Errorf("arms %v, want %v", names, want)
 	}

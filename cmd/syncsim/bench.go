@@ -34,6 +34,7 @@ func cmdBench(e env, args []string) int {
 	strategies := fs.Bool("strategies", false, "instead: bugs found per CPU minute for every planted bug under uniform, pct and mix (-seeds per bug and strategy, default 2000; -bug one bug)")
 	first := fs.Uint64("seed", 1, "first seed of every round (with -strategies: of the range)")
 	bug := fs.String("bug", "", "with -strategies: only this planted bug")
+	byProperty := fs.Bool("by-property", false, "instead: CPU per scenario of every checker, over -seeds default scenarios (0: 2000) from -seed, one at a time")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailure(e, "bench", fs, err)
@@ -50,12 +51,21 @@ func cmdBench(e env, args []string) int {
 	if *roundSeeds < 0 || *roundSeeds > maxBenchRoundSeeds {
 		return usageError(e, "bench", fmt.Sprintf("invalid value %d for flag -round-seeds: want 0..%d", *roundSeeds, maxBenchRoundSeeds))
 	}
-	if *benchfmt && (*jsonOut || *strategies) {
+	if *strategies && *byProperty {
+		return usageError(e, "bench", "flag -by-property cannot be combined with -strategies")
+	}
+	if *benchfmt && (*jsonOut || *strategies || *byProperty) {
 		other := "-json"
-		if *strategies {
+		switch {
+		case *strategies:
 			other = "-strategies"
+		case *byProperty:
+			other = "-by-property"
 		}
 		return usageError(e, "bench", fmt.Sprintf("flag -benchfmt cannot be combined with %s", other))
+	}
+	if *byProperty {
+		return benchByProperty(e, *seeds, *first, *jsonOut)
 	}
 	if *strategies {
 		return benchStrategies(e, *seeds, *first, *bug, *jsonOut)

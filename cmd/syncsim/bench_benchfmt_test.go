@@ -137,7 +137,7 @@ func TestBenchfmtRun(t *testing.T) {
 			t.Errorf("%+v: want 4 scenarios, a positive ns/op and scenarios/s", r)
 		}
 	}
-	for _, arm := range []string{benchrun.ArmDefault, benchrun.ArmMemory, benchrun.ArmDirect, benchrun.ArmDouble} {
+	for _, arm := range []string{benchrun.ArmDefault, benchrun.ArmMemory, benchrun.ArmNone, benchrun.ArmDirect, benchrun.ArmDouble} {
 		if count[arm] != 5 {
 			t.Errorf("arm %s: %d lines, want one per round (5)", arm, count[arm])
 		}
@@ -158,6 +158,8 @@ func TestBenchFlagErrors(t *testing.T) {
 		{[]string{"-seeds", "-1"}, "-seeds"},
 		{[]string{"-benchfmt", "-json"}, "-json"},
 		{[]string{"-benchfmt", "-strategies"}, "-strategies"},
+		{[]string{"-benchfmt", "-by-property"}, "-by-property"},
+		{[]string{"-strategies", "-by-property"}, "-by-property"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(append([]string{"bench"}, c.args...), &out, &errOut)

@@ -23,7 +23,7 @@ func TestBenchJSONShape(t *testing.T) {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out.String())
 	}
 	for _, k := range []string{
-		"scenarios_per_sec", "scenarios_per_sec_default", "harness_cpu_us_per_scenario", "direct_cpu_us_per_scenario", "events_per_sec", "time_compression", "overhead_ratio", "vs_clock_mock",
+		"scenarios_per_sec", "scenarios_per_sec_default", "oracle_cost_ratio", "driver_cost_ratio", "harness_cpu_us_per_scenario", "direct_cpu_us_per_scenario", "events_per_sec", "time_compression", "overhead_ratio", "vs_clock_mock",
 		"determinism_cost_ratio", "growth", "peak_heap_bytes_small", "peak_heap_bytes_large",
 		"seeds_small", "seeds_large",
 	} {
@@ -67,7 +67,7 @@ func TestBenchJSONShape(t *testing.T) {
 			t.Errorf("arm %v: scenarios_per_sec %v, want a positive median", a["name"], a["scenarios_per_sec"])
 		}
 	}
-	if want := "[default memory direct double]"; fmt.Sprint(names) != want {
+	if want := "[default memory none direct double]"; fmt.Sprint(names) != want {
 		t.Errorf("arms %v, want %s", names, want)
 	}
 	// The headline figures are the arms' medians, not another measurement.
@@ -102,9 +102,25 @@ func TestBenchTable(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut.String())
 	}
 	for _, k := range []string{"scenarios_per_sec", "scenarios_per_sec_default", "overhead_ratio", "vs_clock_mock", "determinism_cost_ratio", "growth", "machine",
-		"cpu ", "rounds ", "default ", "memory ", "direct ", "double "} {
+		"oracle_cost_ratio", "driver_cost_ratio", "cpu ", "rounds ", "default ", "memory ", "none ", "direct ", "double "} {
 		if !strings.Contains(out.String(), k) {
 			t.Errorf("table lacks %s:\n%s", k, out.String())
 		}
+	}
+}
+
+// TestBenchByPropertyFlag: -by-property reaches the per-checker costing
+// (benchByProperty's own test checks its figures).
+func TestBenchByPropertyFlag(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"bench", "-by-property", "-seeds", "3", "-seed", "5", "-json"}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut.String())
+	}
+	var r byPropertyJSON
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out.String())
+	}
+	if r.Seeds != 3 || r.FirstSeed != 5 || len(r.Checkers) == 0 {
+		t.Errorf("seeds %d from %d, %d checkers; want 3 from 5 and every checker", r.Seeds, r.FirstSeed, len(r.Checkers))
 	}
 }

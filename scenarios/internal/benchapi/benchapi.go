@@ -62,7 +62,8 @@ type Report struct {
 	// together.
 	OverheadRatio Spread
 	// OracleCost (ArmMemory ÷ ArmNone) and DriverCost (ArmNone ÷
-	// ArmDirect) split OverheadRatio; zero when ArmNone did not run.
+	// ArmDirect) split OverheadRatio (their product, round by round); zero
+	// when ArmNone did not run.
 	OracleCost, DriverCost Spread
 	// DeterminismCostRatio is ArmDouble ÷ ArmMemory.
 	DeterminismCostRatio Spread

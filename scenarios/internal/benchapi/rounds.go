@@ -22,8 +22,7 @@ const (
 	ArmMemory = "memory"
 	// ArmNone is ArmMemory's scenarios with every checker off: the floor
 	// that separates the oracle's cost (memory ÷ none) from the driver's
-	// (none ÷ direct). It runs only where the harness can switch its
-	// checkers off (see scenarios' checkersOff).
+	// (none ÷ direct). Package scenarios' checkersOff says what "off" is.
 	ArmNone = "none"
 	// ArmDirect is ArmMemory's scenarios applied straight to the system
 	// under test: no actors, no model, no trace, no checks.
