@@ -215,23 +215,23 @@ file, replay, wall_seconds}]} (found: in every window).
 	syncsim bench -by-property [-seeds N] [-seed S] [-json]
 
 Measures the harness against its targets (docs/performance.md) in
-interleaved rounds: every round runs seeds S.. (-round-seeds, default 1000) once
-through each arm in turn, after one unmeasured warm-up round, for N rounds
-(default 7, at least 5). The arms: default (DefaultConfig as `syncsim run`
-sweeps it, SQLite share 1 in 16 per store included), memory (MemoryConfig,
-the memory stores only), none (the memory arm judging no property, as
--properties none: the oracle's checkers off, while what the driver still
-judges itself runs unreported), direct (the memory arm's scenarios applied
-straight to the system under test: the floor) and double (the memory arm
-run twice, as -check-determinism does). Every rate is scenarios per CPU
-second of the process (getrusage: user+sys of every thread, GC included),
-so per core, printed as the median of the rounds with their range
-(min..max). The quotients are taken round by round: overhead_ratio
-(memory ÷ direct), split into oracle_cost_ratio (memory ÷ none) and
-driver_cost_ratio (none ÷ direct), and determinism_cost_ratio (double ÷
-memory). Then it measures time driven
-through clock.Mock, growth with scenario length, and the heap over a
-sweep of -seeds seeds (default 100,000) against one of a tenth.
+interleaved rounds: every round runs seeds S.. (-round-seeds, default 1000)
+once through each arm in turn, after one unmeasured warm-up round, for N
+rounds (default 7, at least 5). The arms: default (DefaultConfig as
+`syncsim run` sweeps it, SQLite share 1 in 16 per store included), memory
+(MemoryConfig, the memory stores only), none (the memory arm judging no
+property, as -properties none: the oracle's checkers off, while what the
+driver still judges itself runs unreported), direct (the memory arm's
+scenarios applied straight to the system under test: the floor) and double
+(the memory arm run twice, as -check-determinism does). Every rate is
+scenarios per CPU second of the process (getrusage: user+sys of every
+thread, GC included), so per core, printed as the median of the rounds with
+their range (min..max). The quotients are taken round by round:
+overhead_ratio (memory ÷ direct), split into oracle_cost_ratio (memory ÷
+none) and driver_cost_ratio (none ÷ direct), and determinism_cost_ratio
+(double ÷ memory). Then it measures time driven through clock.Mock, growth
+with scenario length, and the heap over a sweep of -seeds seeds (default
+100,000) against one of a tenth.
 
 -benchfmt runs only the rounds and prints them in the Go benchmark format,
 one line per arm and round (BenchmarkSweep/ARM-GOMAXPROCS, ns/op of CPU per
