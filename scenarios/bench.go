@@ -10,17 +10,19 @@ import (
 	"time"
 )
 
-// The harness benchmark (`syncsim bench`): what one default scenario costs
-// with SUT, model and trace all active, against the floor of the direct
-// runner (bench_direct.go), against time driven through clock.Mock, and how
-// the cost behaves with double runs, long scenarios and long sweeps.
+// The harness benchmark (`syncsim bench`): what one scenario costs with
+// SUT, model and trace all active, in the default shape users sweep and
+// the memory-only one, against the floor of the direct runner
+// (bench_direct.go), all in interleaved rounds (bench_arms.go); then
+// against time driven through clock.Mock, how the cost grows with scenario
+// length, and whether the heap stays flat over a long sweep.
 //
-// Costs are process CPU time (user+sys, every thread: actor goroutines, GC)
-// where the figure is a cost, so that a machine shared with other work
-// still gives comparable ratios; one CPU second is one core busy for one
-// second, so rates per CPU second are rates per core. Wall time is used
-// where waiting is the point (clock.Mock sleeps) and is reported next to
-// every rate.
+// Costs are process CPU time (processCPU: user+sys of every thread, actor
+// goroutines and GC included) where the figure is a cost, so that a
+// machine shared with other work still gives comparable ratios; one CPU
+// second is one core busy for one second, so rates per CPU second are
+// rates per core. Wall time is used where waiting is the point
+// (clock.Mock sleeps) and is reported next to every rate.
 
 // Limits of the measurement (STYLE 13): every loop below is bounded.
 const (
@@ -33,28 +35,38 @@ const (
 	maxSeedTries = 1000
 	// heapSampleEvery is how often the sweeps sample the heap.
 	heapSampleEvery = 10 * time.Millisecond
-	// benchRounds is how often the paired measurements repeat; the best
-	// round of each side counts (the least disturbed by other work).
-	benchRounds = 3
+	// mockSimRounds is how often the simulator side of the clock.Mock
+	// comparison runs; its least wall time counts (the Mock side sleeps a
+	// millisecond per move, which dwarfs any noise).
+	mockSimRounds = 3
 )
 
 // benchSizes are the sample sizes of one benchmark run.
 type benchSizes struct {
-	large, small int // sweep seeds
-	paired       int // seeds of the harness/direct/double-run comparison
-	mock         int // seeds run against clock.Mock (each costs ~1 ms per clock move)
-	short, long  int // passing runs at growthShortSteps and growthLongSteps
+	rounds, roundSeeds int
+	first              uint64
+	large, small       int // heap sweep seeds
+	mock               int // seeds run against clock.Mock (each costs ~1 ms per clock move)
+	short, long        int // passing runs at growthShortSteps and growthLongSteps
 }
 
 // benchSizesOf sizes a run of o.
 func benchSizesOf(o benchapi.Options) benchSizes {
-	z := benchSizes{large: 100_000, paired: 2000, mock: 40, short: 400, long: 6}
+	z := benchSizes{rounds: 7, roundSeeds: 1000, first: 1, large: 100_000, mock: 40, short: 400, long: 6}
 	if o.Quick {
-		z = benchSizes{large: 20_000, paired: 200, mock: 5, short: 40, long: 2}
+		z = benchSizes{rounds: benchapi.MinRounds, roundSeeds: 100, first: 1, large: 20_000, mock: 5, short: 40, long: 2}
+	}
+	if o.Rounds > 0 {
+		z.rounds = o.Rounds
+	}
+	if o.RoundSeeds > 0 {
+		z.roundSeeds = o.RoundSeeds
+	}
+	if o.FirstSeed > 0 {
+		z.first = o.FirstSeed
 	}
 	if o.Seeds > 0 {
 		z.large = o.Seeds
-		z.paired = min(z.paired, max(o.Seeds, 10))
 	}
 	z.small = max(z.large/10, 1)
 	return z
@@ -64,6 +76,9 @@ func benchSizesOf(o benchapi.Options) benchSizes {
 // when a run could not be set up.
 func bench(o benchapi.Options) (benchapi.Report, error) {
 	z := benchSizesOf(o)
+	if z.rounds < benchapi.MinRounds {
+		return benchapi.Report{}, fmt.Errorf("%d rounds: a median and range need at least %d", z.rounds, benchapi.MinRounds)
+	}
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -72,45 +87,59 @@ func bench(o benchapi.Options) (benchapi.Report, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	r := benchapi.Report{Shape: benchapi.Shape, Workers: workers, SeedsSmall: z.small, SeedsLarge: z.large,
-		PairedSeeds: z.paired, MockSeeds: z.mock}
+	r := benchapi.Report{Workers: workers, Rounds: z.rounds, RoundSeeds: z.roundSeeds, FirstSeed: z.first,
+		CPUTimeSource: cpuTimeSource, SeedsSmall: z.small, SeedsLarge: z.large, MockSeeds: z.mock}
 
-	progress(fmt.Sprintf("harness vs direct runner vs double run, %d seeds", z.paired))
-	if err := benchPaired(&r, z.paired, workers); err != nil {
+	arms, err := runArmRounds(benchArms(), z.first, z.roundSeeds, z.rounds, workers, progress)
+	if err != nil {
 		return r, err
+	}
+	r.Arms = arms
+	fillArmFigures(&r)
+	if o.RoundsOnly {
+		return r, nil
 	}
 	progress(fmt.Sprintf("clock.Mock, %d seeds", z.mock))
 	if err := benchMock(&r, z.mock); err != nil {
 		return r, err
 	}
-	progress(fmt.Sprintf("growth, %d runs of %d steps and %d of %d", z.short, growthShortSteps, z.long, growthLongSteps))
-	if err := benchGrowth(&r, z.short, z.long); err != nil {
+	progress(fmt.Sprintf("growth, %d rounds of %d runs of %d steps and %d of %d", z.rounds, z.short, growthShortSteps, z.long, growthLongSteps))
+	if err := benchGrowth(&r, z.short, z.long, z.rounds); err != nil {
 		return r, err
 	}
-	progress(fmt.Sprintf("sweep of %d seeds", z.small))
+	progress(fmt.Sprintf("heap sweep of %d seeds", z.small))
 	small, err := benchSweep(z.small, workers)
 	if err != nil {
 		return r, err
 	}
-	progress(fmt.Sprintf("sweep of %d seeds", z.large))
+	progress(fmt.Sprintf("heap sweep of %d seeds", z.large))
 	large, err := benchSweep(z.large, workers)
 	if err != nil {
 		return r, err
 	}
 	r.PeakHeapBytesSmall, r.PeakHeapBytesLarge = small.peakHeap, large.peakHeap
-	r.ScenariosPerSec = perSecond(float64(large.seeds), large.cpu)
-	r.EventsPerSec = perSecond(float64(large.events), large.cpu)
-	r.TimeCompression = perSecond(large.sim.Seconds(), large.cpu)
-	r.ScenariosPerSecWall = perSecond(float64(large.seeds), large.wall) / float64(workers)
 	r.Violations = large.violations
 	return r, nil
 }
 
-func perSecond(n float64, d time.Duration) float64 {
-	if d <= 0 {
-		return 0
+// fillArmFigures derives the report's figures from its arms' rounds.
+func fillArmFigures(r *benchapi.Report) {
+	arm := func(name string) benchapi.Arm { a, _ := r.Arm(name); return a }
+	memory, direct := arm(benchapi.ArmMemory), arm(benchapi.ArmDirect)
+	r.ScenariosPerSec = memory.ScenariosPerSec()
+	r.ScenariosPerSecDefault = arm(benchapi.ArmDefault).ScenariosPerSec()
+	r.EventsPerSec = memory.EventsPerSec()
+	r.TimeCompression = memory.TimeCompression()
+	wall := memory.ScenariosPerSecWall()
+	w := float64(max(r.Workers, 1))
+	r.ScenariosPerSecWall = benchapi.Spread{Median: wall.Median / w, Min: wall.Min / w, Max: wall.Max / w}
+	r.HarnessMicros, r.DirectMicros = memory.MicrosPerScenario(), direct.MicrosPerScenario()
+	r.OverheadRatio = benchapi.PairedRatio(memory, direct)
+	if none, ok := r.Arm(benchapi.ArmNone); ok {
+		r.OracleCost = benchapi.PairedRatio(memory, none)
+		r.DriverCost = benchapi.PairedRatio(none, direct)
 	}
-	return n / d.Seconds()
+	r.DeterminismCostRatio = benchapi.PairedRatio(arm(benchapi.ArmDouble), memory)
 }
 
 func ratio(a, b time.Duration) float64 {
@@ -120,8 +149,6 @@ func ratio(a, b time.Duration) float64 {
 	return float64(a) / float64(b)
 }
 
-func micros(d time.Duration, n int) float64 { return float64(d.Microseconds()) / float64(max(n, 1)) }
-
 // measure returns the CPU and wall time fn took.
 func measure(fn func() error) (cpu, wall time.Duration, err error) {
 	c0, w0 := processCPU(), time.Now()
@@ -129,24 +156,7 @@ func measure(fn func() error) (cpu, wall time.Duration, err error) {
 	return processCPU() - c0, time.Since(w0), err
 }
 
-// best runs fn benchRounds times and keeps the least CPU and wall.
-func best(fn func() error) (cpu, wall time.Duration, err error) {
-	for i := range benchRounds {
-		c, w, err := measure(fn)
-		if err != nil {
-			return 0, 0, err
-		}
-		if i == 0 || c < cpu {
-			cpu = c
-		}
-		if i == 0 || w < wall {
-			wall = w
-		}
-	}
-	return cpu, wall, nil
-}
-
-func defaultScenarios(n int) []Scenario {
+func memoryScenarios(n int) []Scenario {
 	out := make([]Scenario, n)
 	for i := range out {
 		out[i] = FromSeed(uint64(i+1), MemoryConfig)
@@ -156,58 +166,10 @@ func defaultScenarios(n int) []Scenario {
 
 func runAll(ss []Scenario) error {
 	for _, s := range ss {
-		if _, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep}); err != nil {
+		if _, err := Run(s, benchRunOptions); err != nil {
 			return fmt.Errorf("seed %d: %w", s.Seed, err)
 		}
 	}
-	return nil
-}
-
-// benchPaired measures the same seeds through the harness, the direct
-// runner and the double run of -check-determinism, each spread over the
-// workers as a sweep is: with every core busy, the CPU time is the work's
-// own (a lone goroutine handing off between actors also pays for waking
-// the idle cores, which a sweep never has). The three alternate round by
-// round, so that a slow spell of the machine falls on all of them, and
-// each keeps its best round.
-func benchPaired(r *benchapi.Report, n, workers int) error {
-	ss := defaultScenarios(n)
-	harness := func() error {
-		return parallel(workers, len(ss), func(i int) error {
-			_, err := Run(ss[i], RunOptions{TraceKeep: benchapi.TraceKeep})
-			return err
-		})
-	}
-	direct := func() error {
-		return parallel(workers, len(ss), func(i int) error {
-			_, err := directRun(ss[i])
-			return err
-		})
-	}
-	double := func() error {
-		return parallel(workers, len(ss), func(i int) error {
-			s := ss[i]
-			a, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep})
-			if err != nil {
-				return err
-			}
-			b, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep})
-			if err != nil {
-				return err
-			}
-			if a.Hash != b.Hash {
-				return fmt.Errorf("seed %d: two runs gave different trace hashes", s.Seed)
-			}
-			return nil
-		})
-	}
-	cpu, err := bestInterleaved(harness, direct, double)
-	if err != nil {
-		return err
-	}
-	r.HarnessMicros, r.DirectMicros = micros(cpu[0], n), micros(cpu[1], n)
-	r.OverheadRatio = ratio(cpu[0], cpu[1])
-	r.DeterminismCostRatio = ratio(cpu[2], cpu[0])
 	return nil
 }
 
@@ -241,28 +203,10 @@ func parallel(workers, n int, fn func(i int) error) error {
 	return first
 }
 
-// bestInterleaved runs fns in turn for benchRounds rounds and returns each
-// one's least CPU time.
-func bestInterleaved(fns ...func() error) ([]time.Duration, error) {
-	out := make([]time.Duration, len(fns))
-	for round := range benchRounds {
-		for i, fn := range fns {
-			c, _, err := measure(fn)
-			if err != nil {
-				return nil, err
-			}
-			if round == 0 || c < out[i] {
-				out[i] = c
-			}
-		}
-	}
-	return out, nil
-}
-
 // benchMock compares the wall time of the direct runner on clock.Mock with
 // the simulator's on the same seeds.
 func benchMock(r *benchapi.Report, n int) error {
-	ss := defaultScenarios(n)
+	ss := memoryScenarios(n)
 	moves := 0
 	_, mockWall, err := measure(func() error {
 		for _, s := range ss {
@@ -277,9 +221,15 @@ func benchMock(r *benchapi.Report, n int) error {
 	if err != nil {
 		return err
 	}
-	_, simWall, err := best(func() error { return runAll(ss) })
-	if err != nil {
-		return err
+	var simWall time.Duration
+	for i := range mockSimRounds {
+		_, w, err := measure(func() error { return runAll(ss) })
+		if err != nil {
+			return err
+		}
+		if i == 0 || w < simWall {
+			simWall = w
+		}
 	}
 	r.MockMillis = float64(mockWall.Microseconds()) / 1000 / float64(n)
 	r.MockMoves = float64(moves) / float64(n)
@@ -288,38 +238,61 @@ func benchMock(r *benchapi.Report, n int) error {
 }
 
 // benchGrowth compares the CPU per step of passing runs at 50 and 5,000
-// steps.
-func benchGrowth(r *benchapi.Report, short, long int) error {
-	perStep := func(steps, runs int) (time.Duration, error) {
+// steps, the two sides taking turns for rounds rounds; growth is their
+// ratio round by round. The heap is collected before each side, so that
+// the short runs do not pay for the long runs' garbage: without it the
+// 50-step side read 39-44 µs a step instead of 34-35 and growth 1.21-1.39
+// instead of 1.47-1.54 (5 rounds of 400 and 6 runs, twice each way).
+func benchGrowth(r *benchapi.Report, short, long, rounds int) error {
+	passing := func(steps, runs int) ([]Scenario, error) {
 		c := MemoryConfig
 		c.Steps = steps
 		var ss []Scenario
 		for seed := uint64(1); len(ss) < runs; seed++ {
 			if seed > maxSeedTries {
-				return 0, fmt.Errorf("growth: fewer than %d of %d seeds pass at %d steps", runs, maxSeedTries, steps)
+				return nil, fmt.Errorf("growth: fewer than %d of %d seeds pass at %d steps", runs, maxSeedTries, steps)
 			}
 			s := FromSeed(seed, c)
-			res, err := Run(s, RunOptions{TraceKeep: benchapi.TraceKeep})
+			res, err := Run(s, benchRunOptions)
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
 			if res.Violation == nil {
 				ss = append(ss, s)
 			}
 		}
-		cpu, _, err := best(func() error { return runAll(ss) })
-		return cpu / time.Duration(steps*runs), err
+		return ss, nil
 	}
-	a, err := perStep(growthShortSteps, short)
+	shortRuns, err := passing(growthShortSteps, short)
 	if err != nil {
 		return err
 	}
-	b, err := perStep(growthLongSteps, long)
+	longRuns, err := passing(growthLongSteps, long)
 	if err != nil {
 		return err
 	}
-	r.StepMicros50, r.StepMicros5k = float64(a.Nanoseconds())/1000, float64(b.Nanoseconds())/1000
-	r.Growth = ratio(b, a)
+	perStep := func(ss []Scenario, steps int) (float64, error) {
+		runtime.GC()
+		cpu, _, err := measure(func() error { return runAll(ss) })
+		return float64(cpu.Nanoseconds()) / 1000 / float64(steps*len(ss)), err
+	}
+	var a, b, g []float64
+	for range rounds {
+		x, err := perStep(shortRuns, growthShortSteps)
+		if err != nil {
+			return err
+		}
+		y, err := perStep(longRuns, growthLongSteps)
+		if err != nil {
+			return err
+		}
+		a, b = append(a, x), append(b, y)
+		if x > 0 {
+			g = append(g, y/x)
+		}
+	}
+	r.StepMicros50, r.StepMicros5k = benchapi.SpreadOf(a), benchapi.SpreadOf(b)
+	r.Growth = benchapi.SpreadOf(g)
 	return nil
 }
 
@@ -378,7 +351,7 @@ func benchSweep(n, workers int) (sweepFigures, error) {
 					if k > int64(n) {
 						break
 					}
-					res, err := Run(FromSeed(uint64(k), MemoryConfig), RunOptions{TraceKeep: benchapi.TraceKeep})
+					res, err := Run(FromSeed(uint64(k), MemoryConfig), benchRunOptions)
 					if err != nil {
 						mu.Lock()
 						firstErr = fmt.Errorf("seed %d: %w", k, err)

@@ -18,8 +18,9 @@ func benchScenarios(c Config) []Scenario {
 	return out
 }
 
-// BenchmarkRunDefault is one default scenario (backends drawn, 30 ops, memory
-// store) through the whole harness: SUT, model, trace, liveness tail.
+// BenchmarkRunDefault is one default scenario (backends drawn, 30 ops, 1 seed
+// in 16 on each SQLite store) through the whole harness: SUT, model, trace,
+// liveness tail.
 func BenchmarkRunDefault(b *testing.B) { benchRun(b, DefaultConfig) }
 
 // benchRun runs the ring of c's scenarios through the whole harness.

@@ -90,8 +90,8 @@ type Config struct {
 // runs; on a disk it waits on fsync, about ten times longer.
 var DefaultConfig = Config{Steps: 30, Scheduler: "memory", SQLiteShare: 16}
 
-// MemoryConfig is DefaultConfig on the memory stores only: the shape of
-// `syncsim bench`, which measures the harness, not SQLite.
+// MemoryConfig is DefaultConfig on the memory stores only: the shape
+// `syncsim bench` measures the harness on, beside the default one.
 var MemoryConfig = func() Config { c := DefaultConfig; c.SQLiteShare = 0; return c }()
 
 // Scenario is everything one run needs: replaying it gives the same trace.

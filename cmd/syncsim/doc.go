@@ -12,7 +12,8 @@ Usage:
 	syncsim hunt [-bug NAME|all] [-seeds N] [-windows K -seed S]
 	                                         find and shrink the planted bugs
 	syncsim merge [-json] SHARD.json...      combine the shards of one sweep
-	syncsim bench [-quick] | -strategies     measure the harness, or the strategies
+	syncsim bench [-quick] [-benchfmt] | -strategies | -by-property
+	                                         measure the harness, the strategies, the checkers
 	syncsim bugs                             the planted-bug catalogue
 	syncsim help [SUBCOMMAND]                help; also -h on any subcommand
 
@@ -209,14 +210,53 @@ file, replay, wall_seconds}]} (found: in every window).
 
 # syncsim bench
 
-	syncsim bench [-quick] [-seeds N] [-json]
+	syncsim bench [-json | -benchfmt] [-quick] [-rounds N] [-round-seeds N] [-seed S] [-seeds N]
 	syncsim bench -strategies [-seeds N] [-seed S] [-bug B] [-json]
+	syncsim bench -by-property [-seeds N] [-seed S] [-json]
 
-Measures the harness against its targets (docs/performance.md). With
--strategies it instead runs N seeds (default 2000) from S for every planted
-bug (or B) under each of uniform, pct and mix and reports, per bug and
-strategy, the failing seeds, the first, the CPU time and bugs found per CPU
-minute (a failing seed counts as one find).
+Measures the harness against its targets (docs/performance.md) in
+interleaved rounds: every round runs seeds S.. (-round-seeds, default 1000)
+once through each arm in turn, after one unmeasured warm-up round, for N
+rounds (default 7, at least 5). The arms: default (DefaultConfig as
+`syncsim run` sweeps it, SQLite share 1 in 16 per store included), memory
+(MemoryConfig, the memory stores only), none (the memory arm judging no
+property, as -properties none: the oracle's checkers off, while what the
+driver still judges itself runs unreported), direct (the memory arm's
+scenarios applied straight to the system under test: the floor) and double
+(the memory arm run twice, as -check-determinism does). Every rate is
+scenarios per CPU second of the process (getrusage: user+sys of every
+thread, GC included), so per core, printed as the median of the rounds with
+their range (min..max). The quotients are taken round by round:
+overhead_ratio (memory ÷ direct), split into oracle_cost_ratio (memory ÷
+none) and driver_cost_ratio (none ÷ direct), and determinism_cost_ratio
+(double ÷ memory). Then it measures time driven through clock.Mock, growth
+with scenario length, and the heap over a sweep of -seeds seeds (default
+100,000) against one of a tenth.
+
+-benchfmt runs only the rounds and prints them in the Go benchmark format,
+one line per arm and round (BenchmarkSweep/ARM-GOMAXPROCS, ns/op of CPU per
+scenario, scenarios/s, B/op, allocs/op), so that benchstat compares two
+builds:
+
+	syncsim-old bench -benchfmt > old.txt
+	syncsim bench -benchfmt > new.txt
+	benchstat old.txt new.txt
+
+(benchstat gives a confidence interval from 6 samples on: the default 7
+rounds give one, -quick's 5 do not.)
+
+-json prints one object: the medians under the figures' names, each
+target's value with its min and max, and every arm with every round.
+
+With -strategies it instead runs N seeds (default 2000) from S for every
+planted bug (or B) under each of uniform, pct and mix and reports, per bug
+and strategy, the failing seeds, the first, the CPU time and bugs found per
+CPU minute (a failing seed counts as one find).
+
+With -by-property it instead runs N default scenarios (default 2000) from S
+one at a time with every checker's calls timed, and reports each checker's
+CPU per scenario, calls per scenario and share of the run's CPU, and lists
+the properties still judged inside the driver.
 
 # syncsim bugs
 

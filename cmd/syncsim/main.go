@@ -101,7 +101,7 @@ func init() {
 		{"explain", "explain [flags] FILE -html OUT.html\n       syncsim explain -seed S [flags] -html OUT.html", "render a scenario's run as a self-contained HTML timeline", cmdExplain},
 		{"hunt", "hunt [-bug NAME|all] [-seeds N] [-windows K] [-seed S] [flags]", "find, shrink and time every planted bug, in one or K seed windows", cmdHunt},
 		{"merge", "merge [-json] SHARD.json...", "combine the -json summaries of the shards of one sweep", cmdMerge},
-		{"bench", "bench [-json] [-seeds N] [-quick]\n       syncsim bench -strategies [-seeds N] [-seed S] [-bug B] [-json]", "measure the harness's speed, overhead and memory on this machine, or bugs found per CPU minute by strategy", cmdBench},
+		{"bench", "bench [-json | -benchfmt] [-quick] [-rounds N] [-round-seeds N] [-seed S] [-seeds N]\n       syncsim bench -strategies [-seeds N] [-seed S] [-bug B] [-json]\n       syncsim bench -by-property [-seeds N] [-seed S] [-json]", "measure the harness's speed, overhead and memory on this machine, bugs found per CPU minute by strategy, or each checker's cost", cmdBench},
 		{"bugs", "bugs [-json]", "list the planted-bug catalogue (name<TAB>class)", cmdBugs},
 		{"properties", "properties [-json]", "list the properties a run judges: name, SPEC section, basis, where judged, what it checks", cmdProperties},
 		{"help", "help [SUBCOMMAND]", "show help for syncsim or a subcommand", cmdHelp},
