@@ -21,7 +21,8 @@ const DefaultMaxSwitches = 1_000_000
 
 var (
 	// ErrMaxSwitches: a Run took more scheduling decisions than its bound
-	// (SetMaxSwitches), which almost always means a livelock.
+	// (SetMaxSwitches) although its actors kept finishing (a livelock that
+	// finishes nothing is ErrLivelock, much sooner).
 	ErrMaxSwitches = errors.New("sim: actor runtime hit its switch limit (SetMaxSwitches)")
 	// ErrActorGoexit: an actor ended through runtime.Goexit that the runtime
 	// did not ask for (t.FailNow or t.SkipNow called inside an actor).
@@ -101,7 +102,12 @@ type Runtime struct {
 	killErr  error // a panic while unwinding, re-raised by Kill
 	switches int
 	maxSw    int
-	onSwitch func(from, to, point string)
+	// quiet counts the decisions since an actor last finished or the Run
+	// began; past livelockAt the Run ends as a livelock (livelock.go).
+	quiet      int
+	livelockAt int
+	onLivelock func(*LivelockError)
+	onSwitch   func(from, to, point string)
 	// onWait, when set, hears every actor that parks on a gate, with the
 	// name of the actor that made the gate ("" outside any actor).
 	onWait func(waiter, maker string)
@@ -113,6 +119,12 @@ type Runtime struct {
 	abandoned atomic.Bool
 	gone      chan struct{} // closed by Abandon
 	stoppedAt string        // the blocking point a Stop took effect at
+	// finished moves with every actor that finishes and every Run that
+	// begins or returns; stallSeen (finished+1 as the watchdog saw it, 0:
+	// none) and stallFor are the watchdog's livelock request (livelock.go).
+	finished  atomic.Uint64
+	stallSeen atomic.Uint64
+	stallFor  atomic.Int64
 }
 
 type actorState uint8
@@ -137,13 +149,19 @@ type actor struct {
 	// its context's error instead of waiting on.
 	interrupted bool
 	local       string // the name without its "#N." prefix, unique in its Run
+	// point is its last blocking point and blocks how many it reached;
+	// blocksMark is blocks when an actor last finished (livelock.go).
+	point      string
+	blocks     uint64
+	blocksMark uint64
 }
 
 // NewRuntime returns a runtime under the uniform strategy drawing its
 // choices from interleave, which it alone should use (Stream(seed,
 // LabelInterleave)), unless SetPrepare gives every Run a stream of its own.
 func NewRuntime(interleave *rand.Rand) *Runtime {
-	return &Runtime{base: interleave, strat: &Uniform{}, back: make(chan struct{}), maxSw: DefaultMaxSwitches, window: map[string]int{}, gone: make(chan struct{})}
+	return &Runtime{base: interleave, strat: &Uniform{}, back: make(chan struct{}), maxSw: DefaultMaxSwitches,
+		livelockAt: DefaultLivelockSwitches, window: map[string]int{}, gone: make(chan struct{})}
 }
 
 // SetStrategy sets who decides the choice points of every later Run.
@@ -258,6 +276,8 @@ func (r *Runtime) Block(point string) {
 	if a == nil || a.dying {
 		return
 	}
+	a.point = point
+	a.blocks++
 	to := r.pick(a, point)
 	if to == a {
 		return
@@ -278,6 +298,7 @@ func (r *Runtime) Run() (parked []string, err error) {
 		panic("sim: Runtime.Run called from an actor or while already running")
 	}
 	r.running, r.stopReq, r.switches, r.stoppedAt = true, false, 0, ""
+	r.quietAgain()
 	r.begin()
 	if to := r.pick(nil, "run"); to != nil {
 		r.handoff(to)
@@ -288,6 +309,7 @@ func (r *Runtime) Run() (parked []string, err error) {
 		}
 	}
 	r.running = false
+	r.finished.Add(1)
 	clear(r.window)
 	if err := r.err; err != nil {
 		r.err = nil
@@ -422,6 +444,10 @@ func (r *Runtime) pick(from *actor, point string) (to *actor) {
 	}
 	r.switches++
 	r.progress.Add(1)
+	if r.quiet++; r.livelocked() {
+		r.livelock(from)
+		return nil
+	}
 	i := 0
 	if len(r.runnable) > 1 {
 		i = r.choose(from)
@@ -520,6 +546,8 @@ func (r *Runtime) park(a *actor, g *gate) {
 	r.freezeIfAbandoned()
 	r.removeRunnable(a)
 	a.state, a.gate = actorParked, g
+	a.point = "gate"
+	a.blocks++
 	r.handoff(r.pick(a, "gate"))
 	r.await(a)
 }
@@ -561,6 +589,7 @@ func (r *Runtime) exit(a *actor, p any) *actor {
 		r.err = fmt.Errorf("%w: actor %q", ErrActorGoexit, a.name)
 	}
 	r.retire(a)
+	r.quietAgain()
 	if r.killing {
 		r.current = nil
 		r.back <- struct{}{}

@@ -85,9 +85,11 @@
 //     first (and record a trace line with rt.Actor()).
 //  3. For each operation of the workload: rt.Go(name, op), then
 //     parked, err := rt.Run(). err is an actor panic (*ActorPanicError), an
-//     unrequested Goexit (ErrActorGoexit) or a livelock (ErrMaxSwitches): the
-//     run has failed and its actors are already unwound. parked non-empty
-//     with no sim timer due is a deadlock.
+//     unrequested Goexit (ErrActorGoexit), a livelock (*LivelockError:
+//     DefaultLivelockSwitches decisions and no actor finished) or too many
+//     decisions in one Run (ErrMaxSwitches): the run has failed and its
+//     actors are already unwound. parked non-empty with no sim timer due is
+//     a deadlock.
 //  4. Between operations, move time with clk.NextDue / clk.AdvanceTo; with
 //     clk.SetSpawn(rt.Go-like) the SUT's timers (the Waker's alarm) become
 //     actors, which the next Run schedules; harness timers (At) run on the
@@ -105,6 +107,7 @@
 // global random source, no map iteration that reaches a decision or the
 // output (sort first), no goroutine the runtime does not schedule, no real
 // blocking inside an actor. Every loop has a named bound that says so when it
-// is hit: DefaultMaxSwitches/SetMaxSwitches for a Run, MaxFiresPerAdvance for
-// a clock advance.
+// is hit: DefaultLivelockSwitches/SetLivelockSwitches between two actors
+// finishing, DefaultMaxSwitches/SetMaxSwitches for a Run, MaxFiresPerAdvance
+// for a clock advance.
 package sim

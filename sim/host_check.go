@@ -33,7 +33,7 @@ func (v *Violation) Error() string {
 // Properties lists every property the host checks, for reports and for
 // scenario files that expect one.
 var Properties = []string{
-	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "hang", "no-panic",
+	"model", "intent-table", "attempt-range", "alarm", "no-deadlock", "hang", "livelock", "no-panic",
 	"retry-never-reexecs", "complete-on-own-runtime", "durability", "alarm-progress",
 	"liveness-intents", "liveness-files", "liveness-push", "liveness-converge", "host-write", "store-error", "secrecy",
 	"timer-escape", "dispatch-once", "exit-code", "connect-bound", "defer-never-pulls", "wait-pulls", "pull-to-end", "apply-batch",
