@@ -30,8 +30,10 @@
 //   - actors.go: Runtime, under which the SUT's goroutines are actors: one
 //     runs at a time and, at every blocking point (Block, or a gate from
 //     NewGate, the workspace.Parker the FIFO waits on), the next one is
-//     picked by the Strategy from the Run's stream. Kill is a host restart: every live actor is
-//     unwound where it blocked.
+//     picked by the Strategy from the Run's stream. Each actor runs on a
+//     pooled coroutine (actors_coro.go, actors_pool.go) that the driver
+//     resumes. Kill is a host restart: every live actor is unwound where it
+//     blocked.
 //   - trace.go: Trace, one deterministic text line per event, a header for
 //     the swarm profile, an incremental SHA-256 and FirstDiff for the
 //     double-run check. The event model is package sim/event (below).
