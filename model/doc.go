@@ -43,6 +43,7 @@
 //	alarm                    1.3, 11 (one alarm)          predicted           driver
 //	no-deadlock              5.1                          driver              driver
 //	hang                     —                            driver              driver
+//	livelock                 —                            driver              driver
 //	no-panic                 —                            driver              driver
 //	retry-never-reexecs      11.6                         record              driver
 //	complete-on-own-runtime  7, 11.4                      record              driver

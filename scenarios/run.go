@@ -108,14 +108,14 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 	defer cleanup()
 	var host atomic.Pointer[sim.Host]
 	var res Result
-	progress := func() uint64 {
+	watched := func() sim.Watched {
 		if h := host.Load(); h != nil {
-			return h.Progress()
+			return h
 		}
-		return 0
+		return nil
 	}
 	timeout := o.watchdog()
-	if sim.Watch(timeout, progress, func() { res, err = run(s, o, cfg, &host) }) {
+	if sim.WatchRun(timeout, watched, func() { res, err = run(s, o, cfg, &host) }) {
 		return res, err
 	}
 	h := host.Load()

@@ -20,7 +20,7 @@ func StacksExcerpt(stacks, indent string) string {
 		if !strings.Contains(g, "github.com/syncsim/syncsim/") {
 			return false
 		}
-		for _, ours := range []string{"sim.(*Runtime).await(", "sim.(*Runtime).Run(", "sim.Watch(", "sim.AllStacks("} {
+		for _, ours := range []string{"sim.(*Runtime).suspend(", "sim.(*Runtime).Run(", "sim.WatchRun(", "sim.AllStacks("} {
 			if strings.Contains(g, ours) {
 				return false // the runtime's own waits and the reporter
 			}

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/syncsim/syncsim/workspace"
@@ -21,7 +20,8 @@ const DefaultMaxSwitches = 1_000_000
 
 var (
 	// ErrMaxSwitches: a Run took more scheduling decisions than its bound
-	// (SetMaxSwitches), which almost always means a livelock.
+	// (SetMaxSwitches) although its actors kept finishing (a livelock that
+	// finishes nothing is ErrLivelock, much sooner).
 	ErrMaxSwitches = errors.New("sim: actor runtime hit its switch limit (SetMaxSwitches)")
 	// ErrActorGoexit: an actor ended through runtime.Goexit that the runtime
 	// did not ask for (t.FailNow or t.SkipNow called inside an actor).
@@ -91,7 +91,6 @@ type Runtime struct {
 	live     []*actor // every actor not yet finished, by spawn sequence
 	runnable []*actor // new or ready actors, by spawn sequence
 	current  *actor   // the actor holding the baton; nil: the driver
-	back     chan struct{}
 	seq      uint64
 
 	running  bool // inside Run
@@ -101,7 +100,12 @@ type Runtime struct {
 	killErr  error // a panic while unwinding, re-raised by Kill
 	switches int
 	maxSw    int
-	onSwitch func(from, to, point string)
+	// quiet counts the decisions since an actor last finished or the Run
+	// began; past livelockAt the Run ends as a livelock (livelock.go).
+	quiet      int
+	livelockAt int
+	onLivelock func(*LivelockError)
+	onSwitch   func(from, to, point string)
 	// onWait, when set, hears every actor that parks on a gate, with the
 	// name of the actor that made the gate ("" outside any actor).
 	onWait func(waiter, maker string)
@@ -111,15 +115,24 @@ type Runtime struct {
 	// the runtime again once the watchdog has given up on it (Abandon).
 	progress  atomic.Uint64
 	abandoned atomic.Bool
-	gone      chan struct{} // closed by Abandon
-	stoppedAt string        // the blocking point a Stop took effect at
+	stoppedAt string // the blocking point a Stop took effect at
+	// coros are the coroutines of the live actors that have started, for
+	// Abandon to unwind from the watchdog's goroutine (actors_coro.go).
+	corosMu sync.Mutex
+	coros   []*coro
+	// finished moves with every actor that finishes and every Run that
+	// begins or returns; stallSeen (finished+1 as the watchdog saw it, 0:
+	// none) and stallFor are the watchdog's livelock request (livelock.go).
+	finished  atomic.Uint64
+	stallSeen atomic.Uint64
+	stallFor  atomic.Int64
 }
 
 type actorState uint8
 
 const (
-	actorNew    actorState = iota // registered; no goroutine yet
-	actorReady                    // goroutine started, runnable
+	actorNew    actorState = iota // registered; no coroutine yet
+	actorReady                    // coroutine started, runnable
 	actorParked                   // waiting on a gate
 	actorDead
 )
@@ -129,21 +142,27 @@ type actor struct {
 	seq      uint64
 	fn       func()
 	state    actorState
-	wake     chan bool // the baton; true asks the actor to unwind
-	dying    bool      // unwinding on Kill
-	returned bool      // fn returned normally
-	gate     *gate     // while parked
+	coro     *coro // the coroutine it runs on, once started
+	dying    bool  // unwinding on Kill
+	returned bool  // fn returned normally
+	gate     *gate // while parked
 	// interrupted: Interrupt woke the actor from its gate; Wait returns
 	// its context's error instead of waiting on.
 	interrupted bool
 	local       string // the name without its "#N." prefix, unique in its Run
+	// point is its last blocking point and blocks how many it reached;
+	// blocksMark is blocks when an actor last finished (livelock.go).
+	point      string
+	blocks     uint64
+	blocksMark uint64
 }
 
 // NewRuntime returns a runtime under the uniform strategy drawing its
 // choices from interleave, which it alone should use (Stream(seed,
 // LabelInterleave)), unless SetPrepare gives every Run a stream of its own.
 func NewRuntime(interleave *rand.Rand) *Runtime {
-	return &Runtime{base: interleave, strat: &Uniform{}, back: make(chan struct{}), maxSw: DefaultMaxSwitches, window: map[string]int{}, gone: make(chan struct{})}
+	return &Runtime{base: interleave, strat: &Uniform{}, maxSw: DefaultMaxSwitches,
+		livelockAt: DefaultLivelockSwitches, window: map[string]int{}}
 }
 
 // SetStrategy sets who decides the choice points of every later Run.
@@ -220,7 +239,7 @@ func (r *Runtime) OnSwitch(fn func(from, to, point string)) { r.onSwitch = fn }
 // Go registers an actor. It starts when the runtime first schedules it; an
 // actor never started when Kill comes is dropped without running.
 func (r *Runtime) Go(name string, fn func()) {
-	a := &actor{name: name, seq: r.seq, fn: fn, wake: make(chan bool), local: localBase(name)}
+	a := &actor{name: name, seq: r.seq, fn: fn, local: localBase(name)}
 	if n := r.window[a.local] + 1; n > 1 {
 		r.window[a.local] = n
 		a.local += "/" + strconv.Itoa(n)
@@ -258,12 +277,13 @@ func (r *Runtime) Block(point string) {
 	if a == nil || a.dying {
 		return
 	}
+	a.point = point
+	a.blocks++
 	to := r.pick(a, point)
 	if to == a {
 		return
 	}
-	r.handoff(to)
-	r.await(a)
+	r.suspend(a, to)
 }
 
 // Run schedules actors until none is runnable and returns the names of the
@@ -278,16 +298,11 @@ func (r *Runtime) Run() (parked []string, err error) {
 		panic("sim: Runtime.Run called from an actor or while already running")
 	}
 	r.running, r.stopReq, r.switches, r.stoppedAt = true, false, 0, ""
+	r.quietAgain()
 	r.begin()
-	if to := r.pick(nil, "run"); to != nil {
-		r.handoff(to)
-		select {
-		case <-r.back:
-		case <-r.gone:
-			runtime.Goexit() // abandoned by a watchdog: the driver's goroutine ends here
-		}
-	}
+	r.drive(r.pick(nil, "run"))
 	r.running = false
+	r.finished.Add(1)
 	clear(r.window)
 	if err := r.err; err != nil {
 		r.err = nil
@@ -322,9 +337,8 @@ func (r *Runtime) kill() error {
 			r.retire(a)
 			continue
 		}
-		r.current = a
-		a.wake <- true
-		<-r.back
+		a.dying = true
+		r.drive(a)
 	}
 	r.killing = false
 	err := r.killErr
@@ -422,6 +436,10 @@ func (r *Runtime) pick(from *actor, point string) (to *actor) {
 	}
 	r.switches++
 	r.progress.Add(1)
+	if r.quiet++; r.livelocked() {
+		r.livelock(from)
+		return nil
+	}
 	i := 0
 	if len(r.runnable) > 1 {
 		i = r.choose(from)
@@ -487,92 +505,13 @@ func (r *Runtime) callHook(from, to *actor, point string) (ok bool) {
 	return true
 }
 
-// handoff passes the baton to to (nil: the driver). The caller must not touch
-// runtime state afterwards: to is already running.
-func (r *Runtime) handoff(to *actor) {
-	r.current = to
-	switch {
-	case to == nil:
-		r.back <- struct{}{}
-	case to.state == actorNew:
-		to.state = actorReady
-		startActor(r, to)
-	default:
-		to.wake <- false
-	}
-}
-
-// await blocks the caller's goroutine until a is handed the baton again, and
-// unwinds it there if Kill asked.
-func (r *Runtime) await(a *actor) {
-	select {
-	case kill := <-a.wake:
-		if kill {
-			a.dying = true
-			runtime.Goexit()
-		}
-	case <-r.gone:
-		runtime.Goexit() // abandoned: unwind without touching the runtime
-	}
-}
-
 func (r *Runtime) park(a *actor, g *gate) {
 	r.freezeIfAbandoned()
 	r.removeRunnable(a)
 	a.state, a.gate = actorParked, g
-	r.handoff(r.pick(a, "gate"))
-	r.await(a)
-}
-
-// main is an actor's goroutine. When its actor returns and the runtime
-// picks an actor never started, the same goroutine runs that one next: a
-// fresh goroutine would cost a start, a switch and the growth of its stack
-// (presizeStack) for nothing, since only one actor runs at a time anyway.
-func (r *Runtime) main(a *actor) {
-	for a != nil {
-		a = r.runActor(a)
-	}
-}
-
-// runActor runs a's body and returns the new actor this goroutine runs
-// next, or nil when the goroutine is done (the baton went elsewhere).
-func (r *Runtime) runActor(a *actor) (next *actor) {
-	defer func() { next = r.exit(a, recover()) }()
-	a.fn()
-	a.returned = true
-	return nil
-}
-
-// exit runs as the actor's body ends, however it ends (p is what it
-// panicked with), and passes the baton on: to a new actor it returns for
-// the calling goroutine to run, or by handoff.
-func (r *Runtime) exit(a *actor, p any) *actor {
-	if r.abandoned.Load() {
-		return nil // the goroutine ends without passing a baton nobody holds
-	}
-	switch {
-	case p != nil && a.dying:
-		if r.killErr == nil {
-			r.killErr = &ActorPanicError{Actor: a.name, Value: p, Stack: debug.Stack()}
-		}
-	case p != nil:
-		r.err = &ActorPanicError{Actor: a.name, Value: p, Stack: debug.Stack()}
-	case !a.returned && !a.dying:
-		r.err = fmt.Errorf("%w: actor %q", ErrActorGoexit, a.name)
-	}
-	r.retire(a)
-	if r.killing {
-		r.current = nil
-		r.back <- struct{}{}
-		return nil
-	}
-	to := r.pick(a, "exit")
-	if to != nil && to.state == actorNew && p == nil && a.returned {
-		r.current, to.state = to, actorReady
-		return to
-	}
-	r.handoff(to)
-	return nil
+	a.point = "gate"
+	a.blocks++
+	r.suspend(a, r.pick(a, "gate"))
 }
 
 func (r *Runtime) retire(a *actor) {

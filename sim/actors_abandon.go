@@ -9,11 +9,13 @@ import (
 // call that never returns) stops the baton: no actor runs again and Run
 // never returns. The runtime cannot unwind the goroutine that is blocked,
 // so a watchdog on another goroutine (Watch) watches Progress and, when it
-// stands still, gives the run up with Abandon: the driver's goroutine and
-// every parked actor end at once (runtime.Goexit, their defers run), and a
-// goroutine that comes back from its block later ends as soon as it
-// touches the runtime again. Only the blocked goroutine itself stays
-// behind, for as long as whatever blocks it.
+// stands still, gives the run up with Abandon: every actor waiting at a
+// blocking point ends at once (its coroutine is stopped on a goroutine of
+// its own and unwinds by runtime.Goexit, its defers run), and a goroutine
+// that comes back from its block later ends as soon as it touches the
+// runtime again, and with it the driver. Only the blocked goroutine stays
+// behind, for as long as whatever blocks it, and, when it is an actor's,
+// the driver's goroutine waiting for its coroutine to yield.
 
 // Interrupt wakes the named actor if it is parked on a gate: it leaves the
 // gate and becomes runnable, and its Wait returns its context's error (the
@@ -56,7 +58,7 @@ func (r *Runtime) Progress() uint64 { return r.progress.Load() }
 // goroutine, more than once; the runtime must not be used afterwards.
 func (r *Runtime) Abandon() {
 	if r.abandoned.CompareAndSwap(false, true) {
-		close(r.gone)
+		r.reap()
 	}
 }
 

@@ -1,74 +1,92 @@
 package sim
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// Actor goroutines are pooled across Runs and hosts. A sweep starts about
-// thirty actors a scenario, and a fresh goroutine for each cost its start,
-// the growth of its stack (presizeStack) and the copy that growth makes:
-// a tenth of a default run's CPU by the profile's frames, though paired
-// runs measure less (a median 1.4% of a 4,000-seed sweep, six pairs; 4%
-// of the harness alone, four pairs, in a wide spread). A goroutine
-// whose actor has passed the baton on waits here, idle, for the next
-// actor any Runtime starts, and keeps the stack it grew.
+// Actor coroutines are pooled across Runs and hosts. A sweep starts about
+// forty actors a scenario (150,250 over 4,000 seeds), and a fresh
+// coroutine for each costs a goroutine's start and the growth of its stack
+// (presizeStack) and the copy that growth makes. A coroutine whose actor
+// has ended waits here, idle, for the next actor any Runtime starts, and
+// keeps the stack it grew.
 //
-// Which goroutine runs an actor decides nothing: only the baton does, so
-// the pool changes no interleaving, draw or output. An idle goroutine ends
-// after idleWorkerLife without work, so that a test checking for leaked
-// goroutines (goleak retries for about a second) sees none once the runs
-// are over; a killed actor's goroutine ends with it (runtime.Goexit), as
-// before.
+// Which coroutine runs an actor decides nothing: only the baton does, so
+// the pool changes no interleaving, draw or output. A janitor ends the
+// coroutines that stayed idle through one of its rounds (idleWorkerLife
+// apart), so that a test checking for leaked goroutines (goleak retries
+// for about a second) sees none once the runs are over; a coroutine whose
+// actor was unwound (Kill, Abandon) ends with it.
 
-// idleWorkerLife is how long an idle actor goroutine waits for work
-// before it ends. It is wall time, on purpose: it bounds how long an idle
-// goroutine outlives the runs, and it reaches no decision of any run.
+// idleWorkerLife is how often the pool's janitor runs: a coroutine idle
+// through a whole round ends. It is wall time, on purpose: it bounds how
+// long an idle coroutine outlives the runs, and it reaches no decision of
+// any run.
 const idleWorkerLife = 50 * time.Millisecond
 
-// workerTask is an actor to run and the runtime it belongs to.
-type workerTask struct {
-	r *Runtime
-	a *actor
+// coroPool holds the idle coroutines, the most recently used last.
+var coroPool struct {
+	mu      sync.Mutex
+	idle    []*coro
+	janitor bool // a janitor round is scheduled
 }
 
-// idleWorkers hands a task to a goroutine waiting in workerLoop. It is
-// unbuffered: a send succeeds only when a worker is waiting at that
-// moment, so no task is ever left in it for a worker that has timed out.
-var idleWorkers = make(chan workerTask)
+// corosStarted counts the coroutines ever started, for the test that the
+// pool reuses them.
+var corosStarted atomic.Int64
 
-// workersStarted counts the actor goroutines ever started, for the test
-// that the pool reuses them.
-var workersStarted atomic.Int64
-
-// startActor runs a, whose state the caller has made ready, on an idle
-// pooled goroutine, or on a new one when none waits.
-func startActor(r *Runtime, a *actor) {
-	select {
-	case idleWorkers <- workerTask{r, a}:
-	default:
-		workersStarted.Add(1)
-		go workerLoop(workerTask{r, a})
+// takeCoro returns an idle coroutine, or a new one when none waits.
+func takeCoro() *coro {
+	coroPool.mu.Lock()
+	if n := len(coroPool.idle); n > 0 {
+		c := coroPool.idle[n-1]
+		coroPool.idle[n-1] = nil
+		coroPool.idle = coroPool.idle[:n-1]
+		c.idle = false
+		coroPool.mu.Unlock()
+		return c
 	}
+	coroPool.mu.Unlock()
+	corosStarted.Add(1)
+	return newCoro()
 }
 
-// workerLoop runs t's actor (and the new actors it chains to, see main),
-// then waits for the next task until idleWorkerLife passes without one.
-func workerLoop(t workerTask) {
-	var idle *time.Timer
-	for {
-		t.r.main(t.a)
-		t = workerTask{} // hold no runtime while idle
-		if idle == nil {
-			idle = time.NewTimer(idleWorkerLife)
-		} else {
-			idle.Reset(idleWorkerLife)
+// putCoro makes c, whose actor has ended, wait for the next one.
+func putCoro(c *coro) {
+	coroPool.mu.Lock()
+	coroPool.idle = append(coroPool.idle, c)
+	if !coroPool.janitor {
+		coroPool.janitor = true
+		time.AfterFunc(idleWorkerLife, sweepIdleCoros)
+	}
+	coroPool.mu.Unlock()
+}
+
+// sweepIdleCoros is a janitor round: it ends the coroutines that were idle
+// at the last round and still are, marks the rest, and comes back while
+// any is left.
+func sweepIdleCoros() {
+	coroPool.mu.Lock()
+	var old []*coro
+	keep := coroPool.idle[:0]
+	for _, c := range coroPool.idle {
+		if c.idle {
+			old = append(old, c)
+			continue
 		}
-		select {
-		case t = <-idleWorkers:
-			idle.Stop()
-		case <-idle.C:
-			return
-		}
+		c.idle = true
+		keep = append(keep, c)
+	}
+	clear(coroPool.idle[len(keep):])
+	coroPool.idle = keep
+	coroPool.janitor = len(keep) > 0
+	if coroPool.janitor {
+		time.AfterFunc(idleWorkerLife, sweepIdleCoros)
+	}
+	coroPool.mu.Unlock()
+	for _, c := range old {
+		c.stop() // its yield is refused: the loop returns, the coroutine ends
 	}
 }

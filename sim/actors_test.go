@@ -408,6 +408,7 @@ func TestRuntimeKillDeferPanic(t *testing.T) {
 func BenchmarkBlock(b *testing.B) {
 	rt := NewRuntime(Stream(1, LabelInterleave))
 	rt.SetMaxSwitches(0)
+	rt.SetLivelockSwitches(0) // two actors that never finish: a livelock by design
 	switches := 0
 	rt.OnSwitch(func(from, to, _ string) {
 		if from != to {

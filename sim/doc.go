@@ -30,8 +30,10 @@
 //   - actors.go: Runtime, under which the SUT's goroutines are actors: one
 //     runs at a time and, at every blocking point (Block, or a gate from
 //     NewGate, the workspace.Parker the FIFO waits on), the next one is
-//     picked by the Strategy from the Run's stream. Kill is a host restart: every live actor is
-//     unwound where it blocked.
+//     picked by the Strategy from the Run's stream. Each actor runs on a
+//     pooled coroutine (actors_coro.go, actors_pool.go) that the driver
+//     resumes. Kill is a host restart: every live actor is unwound where it
+//     blocked.
 //   - trace.go: Trace, one deterministic text line per event, a header for
 //     the swarm profile, an incremental SHA-256 and FirstDiff for the
 //     double-run check. The event model is package sim/event (below).
@@ -86,9 +88,11 @@
 //     first (and record a trace line with rt.Actor()).
 //  3. For each operation of the workload: rt.Go(name, op), then
 //     parked, err := rt.Run(). err is an actor panic (*ActorPanicError), an
-//     unrequested Goexit (ErrActorGoexit) or a livelock (ErrMaxSwitches): the
-//     run has failed and its actors are already unwound. parked non-empty
-//     with no sim timer due is a deadlock.
+//     unrequested Goexit (ErrActorGoexit), a livelock (*LivelockError:
+//     DefaultLivelockSwitches decisions and no actor finished) or too many
+//     decisions in one Run (ErrMaxSwitches): the run has failed and its
+//     actors are already unwound. parked non-empty with no sim timer due is
+//     a deadlock.
 //  4. Between operations, move time with clk.NextDue / clk.AdvanceTo; with
 //     clk.SetSpawn(rt.Go-like) the SUT's timers (the Waker's alarm) become
 //     actors, which the next Run schedules; harness timers (At) run on the
@@ -106,6 +110,7 @@
 // global random source, no map iteration that reaches a decision or the
 // output (sort first), no goroutine the runtime does not schedule, no real
 // blocking inside an actor. Every loop has a named bound that says so when it
-// is hit: DefaultMaxSwitches/SetMaxSwitches for a Run, MaxFiresPerAdvance for
-// a clock advance.
+// is hit: DefaultLivelockSwitches/SetLivelockSwitches between two actors
+// finishing, DefaultMaxSwitches/SetMaxSwitches for a Run, MaxFiresPerAdvance
+// for a clock advance.
 package sim

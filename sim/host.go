@@ -339,6 +339,7 @@ func NewHost(cfg Config) (*Host, error) {
 	h.rt.SetStrategy(h.strategy)
 	h.rt.SetPrepare(h.prepareRun)
 	h.rt.SetGateWatch(h.noteGateWait)
+	h.rt.OnLivelock(h.failLivelock)
 	if h.storeOpen == nil {
 		h.storeOpen = MemoryStore()
 	}

@@ -23,6 +23,29 @@ const maxStackBytes = 1 << 20
 // fn's goroutine is then left behind, blocked wherever it was. timeout <= 0
 // waits for fn without a watchdog.
 func Watch(timeout time.Duration, progress func() uint64, fn func()) (finished bool) {
+	return WatchRun(timeout, func() Watched { return progressOnly(progress) }, fn)
+}
+
+// Watched is a run as its watchdog reads it, from the watchdog's goroutine;
+// *Host is one.
+type Watched interface {
+	// Progress moves with every scheduling decision and trace event.
+	Progress() uint64
+	// Finished moves whenever an actor finishes or a Run begins or returns.
+	Finished() uint64
+	// StopLivelock asks the run to end as property livelock at its next
+	// scheduling decision, unless Finished has moved past seen by then.
+	StopLivelock(seen uint64, stalled time.Duration)
+}
+
+// WatchRun is Watch for a run that can also livelock; run returns the run
+// as it stands (nil until it exists). Progress standing still for timeout
+// is a hang, as for Watch. Progress moving while Finished stands still for
+// timeout is a livelock the runtime's own bound has not reached (its
+// decisions are slow): WatchRun asks the run to stop as one and waits on,
+// and the run ends at its next decision with the violation. A run that
+// still finishes nothing a timeout later is given up as a hang.
+func WatchRun(timeout time.Duration, run func() Watched, fn func()) (finished bool) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -34,28 +57,74 @@ func Watch(timeout time.Duration, progress func() uint64, fn func()) (finished b
 	}
 	// Polling at a quarter of the timeout reports a hang between 1 and 1.25
 	// timeouts after the last progress.
-	tick := time.NewTicker(max(timeout/4, time.Millisecond))
+	period := max(timeout/4, time.Millisecond)
+	tick := time.NewTicker(period)
 	defer tick.Stop()
-	last, still := progress(), time.Duration(0)
+	var busy, ended stillness
+	asked := false
 	for {
 		select {
 		case <-done:
 			return true
 		case <-tick.C:
-			if now := progress(); now != last {
-				last, still = now, 0
-				continue
-			}
-			if still += max(timeout/4, time.Millisecond); still >= timeout {
-				return false
-			}
+		}
+		w := run()
+		var progress, finished uint64
+		if w != nil {
+			progress, finished = w.Progress(), w.Finished()
+		}
+		if busy.add(progress, period) >= timeout {
+			return false
+		}
+		quiet := ended.add(finished, period)
+		switch {
+		case quiet == 0:
+			asked = false
+		case w == nil || quiet < timeout:
+		case !asked:
+			w.StopLivelock(finished, quiet)
+			asked = true
+		case quiet >= 2*timeout:
+			return false // the request went unheard: nothing reaches a decision
 		}
 	}
 }
 
+// stillness is how long a counter has stood still, in polling periods.
+type stillness struct {
+	last  uint64
+	still time.Duration
+}
+
+// add takes a new reading after one more period and returns how long the
+// counter has stood still (0: it moved).
+func (s *stillness) add(now uint64, period time.Duration) time.Duration {
+	if now != s.last {
+		s.last, s.still = now, 0
+		return 0
+	}
+	s.still += period
+	return s.still
+}
+
+// progressOnly watches a progress counter alone: it never livelocks.
+type progressOnly func() uint64
+
+func (p progressOnly) Progress() uint64                   { return p() }
+func (p progressOnly) Finished() uint64                   { return p() }
+func (p progressOnly) StopLivelock(uint64, time.Duration) {}
+
 // Progress counts the run's scheduling decisions and trace events: a run
 // that is alive moves it. Safe to call from any goroutine.
 func (h *Host) Progress() uint64 { return h.rt.Progress() + h.events.Load() }
+
+// Finished moves whenever an actor of the run finishes or a Run of its
+// actors begins or returns (Watched). Safe to call from any goroutine.
+func (h *Host) Finished() uint64 { return h.rt.Finished() }
+
+// StopLivelock asks the run to end as property livelock (Watched). Safe to
+// call from any goroutine.
+func (h *Host) StopLivelock(seen uint64, stalled time.Duration) { h.rt.StopLivelock(seen, stalled) }
 
 // Hang gives the run up after Watch found it stuck for timeout, and
 // returns the violation: property hang, with every goroutine's stack. From

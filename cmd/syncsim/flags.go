@@ -93,7 +93,7 @@ func (f *shapeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.local, "local", "memory", "workspace local store (files and cursors): memory or sqlite")
 	fs.StringVar(&f.bug, "bug", "", "planted bug to switch on (see syncsim bugs)")
 	fs.IntVar(&f.sqliteShare, "sqlite-share", scenarios.DefaultConfig.SQLiteShare, "1 seed in N runs each memory store (-scheduler, -local) on SQLite instead, and with it 1 in 32 runs without a scheduler; 0 never")
-	fs.DurationVar(&f.watchdog, "watchdog", sim.DefaultWatchdog, "wall time a run may make no progress before it is reported as property hang")
+	fs.DurationVar(&f.watchdog, "watchdog", sim.DefaultWatchdog, "wall time a run may make no progress before it is reported as property hang, or finish no operation while its actors switch before it is reported as livelock")
 	fs.StringVar(&f.strategy, "strategy", sim.StrategyMix, "scheduling strategy per seed: uniform, pct or mix")
 	fs.StringVar(&f.properties, "properties", "", "judge only these properties, comma-separated (default: every one; see syncsim properties)")
 }

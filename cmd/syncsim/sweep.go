@@ -245,15 +245,19 @@ func runSeed(sp sweepSpec, k uint64) outcome {
 	if v := r.Violation; v != nil {
 		o.fail = newFailure(s, r, v.Property, v.Detail, v.At)
 		o.fail.stacks = v.Stacks
-		if hung(r) {
+		switch {
+		case v.Property == "hang":
 			o.fail.shrinkSkipped = "a hang is not shrunk: every candidate that still hangs waits out the watchdog"
+		case hung(r):
+			o.fail.shrinkSkipped = "a livelock the watchdog stopped is not shrunk: every candidate that still fails waits it out"
 		}
 	}
 	return o
 }
 
-// hung reports whether the run was given up by the watchdog.
-func hung(r scenarios.Result) bool { return r.Violation != nil && r.Violation.Property == "hang" }
+// hung reports whether the wall-clock watchdog gave the run's verdict (a
+// hang, or a livelock too slow for the runtime's bound).
+func hung(r scenarios.Result) bool { return r.Violation != nil && r.Violation.FromWatchdog() }
 
 func newFailure(s scenarios.Scenario, r scenarios.Result, property, detail string, at time.Duration) *failure {
 	return &failure{

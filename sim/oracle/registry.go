@@ -91,6 +91,8 @@ var Registry = []Property{
 		What: "no step ends with actors parked and nothing to wake them"},
 	{Name: "hang", Basis: Driver,
 		What: "no run stops making progress for the watchdog's wall time (an actor blocked outside the simulator)"},
+	{Name: "livelock", Basis: Driver,
+		What: "no run's actors keep switching while none of its operations finishes (the runtime's decision bound, or the watchdog's time)"},
 	{Name: "no-panic", Basis: Driver,
 		What: "no operation, timer callback or host call panics"},
 	{Name: "retry-never-reexecs", Spec: "11.6", Basis: Record,
