@@ -24,6 +24,7 @@ import (
 type LocalStore struct {
 	inner   workspace.Store
 	hooks   Hooks
+	rets    ReturnHooks // hooks' Return side, nil when it has none
 	rng     *rand.Rand
 	profile *Profile
 	secrets *Secrets
@@ -62,7 +63,7 @@ func NewLocalStore(inner workspace.Store, hooks Hooks, rng *rand.Rand, profile *
 	if hooks == nil {
 		hooks = NoHooks{}
 	}
-	return &LocalStore{inner: inner, hooks: hooks, rng: rng, profile: profile, mark: mark, faultsOn: true}
+	return &LocalStore{inner: inner, hooks: hooks, rets: returnsOf(hooks), rng: rng, profile: profile, mark: mark, faultsOn: true}
 }
 
 // PlantSecrets makes every injected error carry a fake credential from p.
@@ -94,6 +95,13 @@ func (s *LocalStore) Mark() int {
 	return len(s.faults)
 }
 
+// returned is the blocking point after a call of op returns (ReturnHooks).
+func (s *LocalStore) returned(op string) {
+	if s.rets != nil {
+		s.rets.Return(localPoint(op))
+	}
+}
+
 // before blocks at the call's point and draws its fault.
 func (s *LocalStore) before(op, backend string) error {
 	s.hooks.Block(localPoint(op))
@@ -113,7 +121,9 @@ func (s *LocalStore) before(op, backend string) error {
 }
 
 func (s *LocalStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
-	if err := s.before("write-file", backend); err != nil {
+	err := s.before("write-file", backend)
+	defer s.returned("write-file")
+	if err != nil {
 		return 0, err
 	}
 	if own, ok := ownContent(content); ok {
@@ -124,7 +134,9 @@ func (s *LocalStore) WriteFile(backend, path string, content []byte, deleted boo
 }
 
 func (s *LocalStore) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
-	if err := s.before("apply-upstream", backend); err != nil {
+	err := s.before("apply-upstream", backend)
+	defer s.returned("apply-upstream")
+	if err != nil {
 		return 0, err
 	}
 	own := make([]workspace.Change, len(changes))
@@ -145,70 +157,90 @@ func (s *LocalStore) ApplyUpstream(backend string, changes []workspace.Change) (
 }
 
 func (s *LocalStore) Files(backend string) ([]workspace.File, error) {
-	if err := s.before("files", backend); err != nil {
+	err := s.before("files", backend)
+	defer s.returned("files")
+	if err != nil {
 		return nil, err
 	}
 	return s.inner.Files(backend)
 }
 
 func (s *LocalStore) CurrentRev(backend string) (int64, error) {
-	if err := s.before("current-rev", backend); err != nil {
+	err := s.before("current-rev", backend)
+	defer s.returned("current-rev")
+	if err != nil {
 		return 0, err
 	}
 	return s.inner.CurrentRev(backend)
 }
 
 func (s *LocalStore) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
-	if err := s.before("local-changes", backend); err != nil {
+	err := s.before("local-changes", backend)
+	defer s.returned("local-changes")
+	if err != nil {
 		return nil, err
 	}
 	return s.inner.LocalChanges(backend, after, through, limit)
 }
 
 func (s *LocalStore) FetchCursor(backend string) (workspace.Cursor, error) {
-	if err := s.before("fetch-cursor", backend); err != nil {
+	err := s.before("fetch-cursor", backend)
+	defer s.returned("fetch-cursor")
+	if err != nil {
 		return workspace.Cursor{}, err
 	}
 	return s.inner.FetchCursor(backend)
 }
 
 func (s *LocalStore) WriteFetchCursor(backend string, c workspace.Cursor) error {
-	if err := s.before("write-fetch-cursor", backend); err != nil {
+	err := s.before("write-fetch-cursor", backend)
+	defer s.returned("write-fetch-cursor")
+	if err != nil {
 		return err
 	}
 	return s.inner.WriteFetchCursor(backend, c)
 }
 
 func (s *LocalStore) WriteFetchCursorIfAhead(backend string, c workspace.Cursor) (bool, error) {
-	if err := s.before("write-fetch-cursor-if-ahead", backend); err != nil {
+	err := s.before("write-fetch-cursor-if-ahead", backend)
+	defer s.returned("write-fetch-cursor-if-ahead")
+	if err != nil {
 		return false, err
 	}
 	return s.inner.WriteFetchCursorIfAhead(backend, c)
 }
 
 func (s *LocalStore) PushRev(backend string) (int64, error) {
-	if err := s.before("push-rev", backend); err != nil {
+	err := s.before("push-rev", backend)
+	defer s.returned("push-rev")
+	if err != nil {
 		return 0, err
 	}
 	return s.inner.PushRev(backend)
 }
 
 func (s *LocalStore) SetPushRev(backend string, rev int64) error {
-	if err := s.before("set-push-rev", backend); err != nil {
+	err := s.before("set-push-rev", backend)
+	defer s.returned("set-push-rev")
+	if err != nil {
 		return err
 	}
 	return s.inner.SetPushRev(backend, rev)
 }
 
 func (s *LocalStore) PushCursor(backend string) (workspace.Cursor, error) {
-	if err := s.before("push-cursor", backend); err != nil {
+	err := s.before("push-cursor", backend)
+	defer s.returned("push-cursor")
+	if err != nil {
 		return workspace.Cursor{}, err
 	}
 	return s.inner.PushCursor(backend)
 }
 
 func (s *LocalStore) WritePushCursor(backend string, c workspace.Cursor) error {
-	if err := s.before("write-push-cursor", backend); err != nil {
+	err := s.before("write-push-cursor", backend)
+	defer s.returned("write-push-cursor")
+	if err != nil {
 		return err
 	}
 	return s.inner.WritePushCursor(backend, c)
