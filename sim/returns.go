@@ -48,7 +48,14 @@ func isReturnPoint(point string) bool { return strings.HasSuffix(point, returnSu
 // "preempt-after@runtime.fetch").
 type returnPoint struct {
 	name, reach string
+	read        bool // an intent-store read: the strategy hears of it (ReadReturner)
 }
+
+// The intent store's reads.
+const (
+	storeGetPoint  = "store." + string(faults.StoreOpGet)
+	storeListPoint = "store." + string(faults.StoreOpList)
+)
 
 // reachPreemptAfter prefixes the reach counters of post-return preemptions.
 const reachPreemptAfter = "preempt-after@"
@@ -67,8 +74,14 @@ func (h *Host) returned(point, kind string) {
 		if h.returnPoints == nil {
 			h.returnPoints = map[string]returnPoint{}
 		}
-		p = returnPoint{name: point + returnSuffix, reach: reachPreemptAfter + kind}
+		p = returnPoint{name: point + returnSuffix, reach: reachPreemptAfter + kind,
+			read: point == storeGetPoint || point == storeListPoint}
 		h.returnPoints[point] = p
+	}
+	if p.read {
+		if s, ok := rt.active.(ReadReturner); ok {
+			s.ReadReturned()
+		}
 	}
 	before := h.returns
 	h.heldAfter++
