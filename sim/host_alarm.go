@@ -175,12 +175,6 @@ func (h *Host) checkAfterFiring(t *timerListing) {
 // hands everything over again after its RetryDelay. The oracle notes what
 // was handed over and found unchanged (oracleSettled), or the delay.
 func (h *Host) fireAlarm(ctx context.Context, due []string) error {
-	// The Waker's own listing, which it computed due from, and its now.
-	t := h.timerListings[h.rt.current]
-	if t == nil || t.n == 0 {
-		panic("sim: the Waker fired without listing the store in its timer callback")
-	}
-	intents, now := t.intents, t.at
 	// The Waker hands over one firing at a time (its firing flag and
 	// generation check): a second while one is in flight would hand the
 	// same backends over twice, overlapping.
@@ -190,6 +184,12 @@ func (h *Host) fireAlarm(ctx context.Context, due []string) error {
 	}
 	h.firing = h.rt.Actor()
 	defer func() { h.firing = "" }()
+	// The Waker's own listing, which it computed due from, and its now.
+	t := h.timerListings[h.rt.current]
+	if t == nil || t.n == 0 || t.err != nil {
+		return errors.New("sim: the Waker fired without a listing of its own in this timer callback")
+	}
+	intents, now := t.intents, t.at
 	var handed []scheduler.Intent
 	for _, in := range intents {
 		if _, ok := slices.BinarySearch(due, in.Backend); ok {
