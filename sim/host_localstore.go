@@ -3,14 +3,14 @@ package sim
 import "github.com/syncsim/syncsim/workspace"
 
 // localStoreCheck is the workspace's local store as the host hands it over:
-// every call goes straight to the fault wrapper (its blocking point before
-// the call, its faults; this check adds nothing to the record, so the
-// trace is that of the wrapped store), then, once this check has seen the
-// call, reaches the blocking point after it (localReturned: the check must
-// see the call before another actor runs and makes one of its own),
-// and an error the harness did not inject breaks store-error at the call
-// (Host.localStoreFailed). The host itself keeps the bare store, to close
-// it at a restart and to read what it holds.
+// every call goes to the fault wrapper (its blocking point before the call,
+// its faults), and this check adds no record of its own, so the trace is
+// that of the wrapped store. An error the harness did not inject breaks
+// store-error at the call (Host.localStoreFailed). The blocking point after
+// the call is this check's (localReturned), once it has seen the call: it
+// must see each call before another actor runs and makes one of its own.
+// The host itself keeps the bare store, to close it at a restart and to
+// read what it holds.
 //
 // Every call that reached the store is also replayed on the reference model
 // of the store contract (model.LocalStore), and an answer that differs

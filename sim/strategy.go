@@ -61,7 +61,9 @@ func (u *Uniform) String() string                    { return StrategyUniform }
 // runnable (a thread beside a tick not yet due decides nothing: it runs on
 // whatever its priority), so no change point is spent where it cannot
 // preempt. A timer callback of the system under test runs promptly (above
-// every thread) three times in four, at a random priority otherwise. For a program
+// every thread) three times in four, at a random priority otherwise. A Run
+// with change points to spend spends its first right after a read of the
+// intent store returned (ReadReturned, pctReadSteps). For a program
 // of n actors and k steps, a bug of depth d (d ordering constraints between
 // steps) is found with probability at least 1/(n·k^(d-1)) per run.
 //
