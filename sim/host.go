@@ -434,6 +434,9 @@ type runtimeHooks struct {
 }
 
 func (r runtimeHooks) Block(point string) {
+	if point == storeListPoint && r.h.alone() {
+		return // a new point, no decision when alone (returns.go)
+	}
 	r.h.beforeBlock(point)
 	r.rt.Block(point)
 }

@@ -18,7 +18,10 @@ import (
 //
 // A post-return point is a choice point only when another actor can run:
 // with the caller alone runnable it costs a counter and a length test, and
-// no decision, switch or hook comes of it. It takes part in the Run like
+// no decision, switch or hook comes of it. So does the point before the
+// intent store's List, new too (the Waker's listing was no blocking point
+// before): the points before every other call take a decision even alone,
+// as they always did, and host restarts count those. It takes part in the Run like
 // any other decision (the strategy picks, PCT counts it as a choice point
 // and may place a change point there, a written schedule names who runs),
 // except that the host's cuts and cancels do not count it (step's OnSwitch
@@ -65,10 +68,10 @@ const reachPreemptAfter = "preempt-after@"
 // another actor completed a call of its own before the caller ran again.
 func (h *Host) returned(point, kind string) {
 	h.returns++
-	rt := h.rt
-	if a := rt.current; a == nil || a.dying || len(rt.runnable) < 2 {
+	if h.alone() {
 		return
 	}
+	rt := h.rt
 	p, ok := h.returnPoints[point]
 	if !ok {
 		if h.returnPoints == nil {
@@ -101,6 +104,14 @@ func (h *Host) noteReturnDecision(from, point string) {
 		h.initCancels()
 		h.lastPoint[from] = point
 	}
+}
+
+// alone reports whether no other actor could run now (or no actor is
+// running, or it is being unwound): a point added by issue 34 — after any
+// call, before the intent store's List — is then no decision at all.
+func (h *Host) alone() bool {
+	a := h.rt.current
+	return a == nil || a.dying || len(h.rt.runnable) < 2
 }
 
 // Return is the intent store's post-return point (faults.ReturnHooks).

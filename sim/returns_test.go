@@ -64,12 +64,16 @@ func TestStoreListIsAChoicePoint(t *testing.T) {
 
 // TestReturnPointAloneIsNoDecision: with one actor runnable, the point
 // after a call returns takes no decision, reaches no hook and records no
-// choice; the points before calls still do.
+// choice, and nor does the point before a List (new too); the points before
+// every other call still do, as they always did.
 func TestReturnPointAloneIsNoDecision(t *testing.T) {
 	h := newQuietHost(t)
 	ctx := context.Background()
 	h.rt.Go("#90.alone", func() {
 		for range 3 {
+			if _, _, err := h.sched.Get(ctx, h.names[0]); err != nil {
+				t.Error(err)
+			}
 			if _, err := h.sched.List(ctx); err != nil {
 				t.Error(err)
 			}
@@ -80,7 +84,7 @@ func TestReturnPointAloneIsNoDecision(t *testing.T) {
 	if _, err := h.rt.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"run", "store.list", "store.list", "store.list"}; !slices.Equal(points, want) {
+	if want := []string{"run", "store.get", "store.get", "store.get"}; !slices.Equal(points, want) {
 		t.Errorf("decisions at %q, want %q", points, want)
 	}
 	if c := h.rt.Choices(); len(c) != 0 {
@@ -177,24 +181,21 @@ func TestPCTChangePointAfterAStoreRead(t *testing.T) {
 
 // TestHostRestartWaitsForOperationsHeldAfterACall: a cut counted to a
 // decision where an operation is held right after a call returned lands at
-// the next decision where none is. Counted to b's first listing, while a is
+// the next decision where none is. Counted to b's first read, while a is
 // held after its own, the cut waits until a runs again (b has finished by
 // then): one operation is cut, not two.
 func TestHostRestartWaitsForOperationsHeldAfterACall(t *testing.T) {
 	h := newQuietHost(t)
 	ctx := context.Background()
-	h.rt.Go("#90.a", func() {
-		for range 3 {
-			h.sched.List(ctx)
-		}
-	})
-	h.rt.Go("#91.b", func() {
-		for range 3 {
-			h.sched.List(ctx)
-		}
-	})
-	// a lists and is held after its first listing returned while b makes
-	// its first call: the third counted decision (run, a's list, b's list).
+	for _, name := range []string{"#90.a", "#91.b"} {
+		h.rt.Go(name, func() {
+			for range 3 {
+				h.sched.Get(ctx, h.names[0])
+			}
+		})
+	}
+	// a reads and is held after its first read returned while b makes its
+	// first call: the third counted decision (run, a's get, b's get).
 	h.SetSchedule([]string{"a", "a", "b"})
 	v := h.StepCut(3)
 	if v != nil {
@@ -207,6 +208,6 @@ func TestHostRestartWaitsForOperationsHeldAfterACall(t *testing.T) {
 		}
 	}
 	if !strings.Contains(at, " cut=1") {
-		t.Errorf("restart %q: want one operation cut, past the decisions where a was held after its listing", at)
+		t.Errorf("restart %q: want one operation cut, past the decisions where a was held after its read", at)
 	}
 }
