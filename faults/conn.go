@@ -25,12 +25,21 @@ var (
 )
 
 // enter is the prologue of every blocking call: Block (no lock held), name
-// the actor, then take the lock. The caller must unlock.
+// the actor, then take the lock. The caller must unlock, and defer leave
+// before it defers the unlock, so that leave runs once the lock is free.
 func (c *Container) enter(op Op) (actor string) {
 	c.hooks.Block(c.point(op))
 	actor = c.hooks.Actor()
 	c.mu.Lock()
 	return actor
+}
+
+// leave is the epilogue of every blocking call, on every return path: the
+// blocking point after the call returns (ReturnHooks), no lock held.
+func (c *Container) leave(op Op) {
+	if c.rets != nil {
+		c.rets.Return(c.point(op))
+	}
 }
 
 // call starts a record entry for a call on cn.
@@ -85,6 +94,7 @@ func (cn *conn) eventArmLocked(call *Call, site Site) error {
 // Connect opens a new connection. See Crash for a crashed container.
 func (c *Container) Connect(ctx context.Context) (workspace.Handle, error) {
 	actor := c.enter(OpConnect)
+	defer c.leave(OpConnect)
 	defer c.mu.Unlock()
 	call := Call{Actor: actor, Op: OpConnect}
 	fail := func(err error, k Kind) (workspace.Handle, error) {
@@ -171,6 +181,7 @@ func (cn *conn) Sync() workspace.SyncRPC {
 // Close closes the connection; later calls on it fail with ErrDisposed.
 func (cn *conn) Close() error {
 	actor := cn.c.enter(OpClose)
+	defer cn.c.leave(OpClose)
 	defer cn.c.mu.Unlock()
 	cn.closed = true
 	cn.c.appendLocked(cn.call(actor, OpClose))
@@ -185,6 +196,7 @@ func (cn *conn) Close() error {
 func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*workspace.FetchEnvelope, error) {
 	c := cn.c
 	actor := c.enter(OpFetch)
+	defer c.leave(OpFetch)
 	defer c.mu.Unlock()
 	call := cn.call(actor, OpFetch)
 	call.After = req.After
@@ -231,6 +243,7 @@ func (cn *conn) FetchChanges(ctx context.Context, req workspace.FetchRequest) (*
 func (cn *conn) Watermarks(ctx context.Context, req workspace.WatermarksRequest) (workspace.Watermarks, error) {
 	c := cn.c
 	actor := c.enter(OpWatermarks)
+	defer c.leave(OpWatermarks)
 	defer c.mu.Unlock()
 	call := cn.call(actor, OpWatermarks)
 	call.Settle = req.Settle
@@ -270,6 +283,7 @@ func (cn *conn) Watermarks(ctx context.Context, req workspace.WatermarksRequest)
 func (cn *conn) Push(ctx context.Context, req workspace.PushRequest) (workspace.PushResult, error) {
 	c := cn.c
 	actor := c.enter(OpPush)
+	defer c.leave(OpPush)
 	defer c.mu.Unlock()
 	call := cn.call(actor, OpPush)
 	sender := scheduler.At(req.SenderRev)

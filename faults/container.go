@@ -24,6 +24,7 @@ import (
 type Container struct {
 	backend string
 	hooks   Hooks
+	rets    ReturnHooks // hooks' Return side, nil when it has none
 	rng     *rand.Rand
 	profile *Profile
 	secrets *Secrets // nil: injected errors carry no credential
@@ -110,7 +111,7 @@ func NewContainer(backend string, hooks Hooks, rng *rand.Rand, profile *Profile)
 	if hooks == nil {
 		hooks = NoHooks{}
 	}
-	c := &Container{backend: backend, hooks: hooks, rng: rng, profile: profile, faultsOn: true, points: containerPoints(backend)}
+	c := &Container{backend: backend, hooks: hooks, rets: returnsOf(hooks), rng: rng, profile: profile, faultsOn: true, points: containerPoints(backend)}
 	c.launchLocked()
 	return c
 }

@@ -32,9 +32,14 @@
 // # Blocking points
 //
 // Hooks.Block runs at the start of every blocking call, before it has any
-// effect and with no lock held, at point "<backend>.<op>" (Op names) or
-// "store.<op>" (StoreOp names). Handle.RuntimeID, Sync and SyncMode do not
-// block (RuntimeID and Sync are recorded all the same).
+// effect and with no lock held, at point "<backend>.<op>" (Op names),
+// "store.<op>" (StoreOp names, list included) or "local.<op>". With a Hooks
+// that implements ReturnHooks, Return runs at the same point again once the
+// call returned, on every return path, with no lock held: the result is
+// separated from its use. Handle.RuntimeID, Sync and SyncMode do not block
+// on either side (RuntimeID and Sync are recorded all the same). The intent
+// store's List blocks on both sides too, but is never a fault and never
+// recorded: it is the alarm's read, not the workspace's.
 //
 // # Remote semantics (SPEC 6.2)
 //

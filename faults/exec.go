@@ -24,6 +24,7 @@ const maxFileBytes = 16 << 20
 func (cn *conn) Exec(ctx context.Context, command string) (workspace.EventStream, error) {
 	c := cn.c
 	actor := c.enter(OpExec)
+	defer c.leave(OpExec)
 	defer c.mu.Unlock()
 	call := cn.call(actor, OpExec)
 	call.Command = command
@@ -256,6 +257,7 @@ func (es *eventStream) Next(ctx context.Context) (workspace.Event, error) {
 	cn := es.cn
 	c := cn.c
 	call, err := cn.nextCall(ctx, OpEventNext, es.id, &es.served, &es.closed)
+	defer c.leave(OpEventNext)
 	defer c.mu.Unlock()
 	if err != nil {
 		return workspace.Event{}, err
@@ -288,6 +290,7 @@ func (es *eventStream) Next(ctx context.Context) (workspace.Event, error) {
 func (es *eventStream) Close() error {
 	c := es.cn.c
 	actor := c.enter(OpEventClose)
+	defer c.leave(OpEventClose)
 	defer c.mu.Unlock()
 	call := es.cn.call(actor, OpEventClose)
 	call.Stream, call.Entries = es.id, es.served

@@ -24,6 +24,7 @@ import (
 type LocalStore struct {
 	inner   workspace.Store
 	hooks   Hooks
+	rets    ReturnHooks // hooks' Return side, nil when it has none
 	rng     *rand.Rand
 	profile *Profile
 	secrets *Secrets
@@ -62,7 +63,7 @@ func NewLocalStore(inner workspace.Store, hooks Hooks, rng *rand.Rand, profile *
 	if hooks == nil {
 		hooks = NoHooks{}
 	}
-	return &LocalStore{inner: inner, hooks: hooks, rng: rng, profile: profile, mark: mark, faultsOn: true}
+	return &LocalStore{inner: inner, hooks: hooks, rets: returnsOf(hooks), rng: rng, profile: profile, mark: mark, faultsOn: true}
 }
 
 // PlantSecrets makes every injected error carry a fake credential from p.
@@ -94,6 +95,13 @@ func (s *LocalStore) Mark() int {
 	return len(s.faults)
 }
 
+// returned is the blocking point after a call of op returns (ReturnHooks).
+func (s *LocalStore) returned(op string) {
+	if s.rets != nil {
+		s.rets.Return(localPoint(op))
+	}
+}
+
 // before blocks at the call's point and draws its fault.
 func (s *LocalStore) before(op, backend string) error {
 	s.hooks.Block(localPoint(op))
@@ -117,7 +125,9 @@ func (s *LocalStore) before(op, backend string) error {
 // wrapper's own, poisoned after the call, so a store that keeps the
 // caller's buffer shows it (localalias.go).
 func (s *LocalStore) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
-	if err := s.before("write-file", backend); err != nil {
+	err := s.before("write-file", backend)
+	defer s.returned("write-file")
+	if err != nil {
 		return 0, err
 	}
 	if own, ok := ownContent(content); ok {
@@ -131,7 +141,9 @@ func (s *LocalStore) WriteFile(backend, path string, content []byte, deleted boo
 // "local.apply-upstream", with each change's content copied and poisoned
 // after the call, as WriteFile's.
 func (s *LocalStore) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
-	if err := s.before("apply-upstream", backend); err != nil {
+	err := s.before("apply-upstream", backend)
+	defer s.returned("apply-upstream")
+	if err != nil {
 		return 0, err
 	}
 	own := make([]workspace.Change, len(changes))
@@ -153,7 +165,9 @@ func (s *LocalStore) ApplyUpstream(backend string, changes []workspace.Change) (
 
 // Files is the inner store's Files at blocking point "local.files".
 func (s *LocalStore) Files(backend string) ([]workspace.File, error) {
-	if err := s.before("files", backend); err != nil {
+	err := s.before("files", backend)
+	defer s.returned("files")
+	if err != nil {
 		return nil, err
 	}
 	return s.inner.Files(backend)
@@ -162,7 +176,9 @@ func (s *LocalStore) Files(backend string) ([]workspace.File, error) {
 // CurrentRev is the inner store's CurrentRev at blocking point
 // "local.current-rev".
 func (s *LocalStore) CurrentRev(backend string) (int64, error) {
-	if err := s.before("current-rev", backend); err != nil {
+	err := s.before("current-rev", backend)
+	defer s.returned("current-rev")
+	if err != nil {
 		return 0, err
 	}
 	return s.inner.CurrentRev(backend)
@@ -171,7 +187,9 @@ func (s *LocalStore) CurrentRev(backend string) (int64, error) {
 // LocalChanges is the inner store's LocalChanges at blocking point
 // "local.local-changes".
 func (s *LocalStore) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
-	if err := s.before("local-changes", backend); err != nil {
+	err := s.before("local-changes", backend)
+	defer s.returned("local-changes")
+	if err != nil {
 		return nil, err
 	}
 	return s.inner.LocalChanges(backend, after, through, limit)
@@ -180,7 +198,9 @@ func (s *LocalStore) LocalChanges(backend string, after, through workspace.Curso
 // FetchCursor is the inner store's FetchCursor at blocking point
 // "local.fetch-cursor".
 func (s *LocalStore) FetchCursor(backend string) (workspace.Cursor, error) {
-	if err := s.before("fetch-cursor", backend); err != nil {
+	err := s.before("fetch-cursor", backend)
+	defer s.returned("fetch-cursor")
+	if err != nil {
 		return workspace.Cursor{}, err
 	}
 	return s.inner.FetchCursor(backend)
@@ -189,7 +209,9 @@ func (s *LocalStore) FetchCursor(backend string) (workspace.Cursor, error) {
 // WriteFetchCursor is the inner store's WriteFetchCursor at blocking
 // point "local.write-fetch-cursor".
 func (s *LocalStore) WriteFetchCursor(backend string, c workspace.Cursor) error {
-	if err := s.before("write-fetch-cursor", backend); err != nil {
+	err := s.before("write-fetch-cursor", backend)
+	defer s.returned("write-fetch-cursor")
+	if err != nil {
 		return err
 	}
 	return s.inner.WriteFetchCursor(backend, c)
@@ -198,7 +220,9 @@ func (s *LocalStore) WriteFetchCursor(backend string, c workspace.Cursor) error 
 // WriteFetchCursorIfAhead is the inner store's WriteFetchCursorIfAhead at
 // blocking point "local.write-fetch-cursor-if-ahead".
 func (s *LocalStore) WriteFetchCursorIfAhead(backend string, c workspace.Cursor) (bool, error) {
-	if err := s.before("write-fetch-cursor-if-ahead", backend); err != nil {
+	err := s.before("write-fetch-cursor-if-ahead", backend)
+	defer s.returned("write-fetch-cursor-if-ahead")
+	if err != nil {
 		return false, err
 	}
 	return s.inner.WriteFetchCursorIfAhead(backend, c)
@@ -206,7 +230,9 @@ func (s *LocalStore) WriteFetchCursorIfAhead(backend string, c workspace.Cursor)
 
 // PushRev is the inner store's PushRev at blocking point "local.push-rev".
 func (s *LocalStore) PushRev(backend string) (int64, error) {
-	if err := s.before("push-rev", backend); err != nil {
+	err := s.before("push-rev", backend)
+	defer s.returned("push-rev")
+	if err != nil {
 		return 0, err
 	}
 	return s.inner.PushRev(backend)
@@ -215,7 +241,9 @@ func (s *LocalStore) PushRev(backend string) (int64, error) {
 // SetPushRev is the inner store's SetPushRev at blocking point
 // "local.set-push-rev".
 func (s *LocalStore) SetPushRev(backend string, rev int64) error {
-	if err := s.before("set-push-rev", backend); err != nil {
+	err := s.before("set-push-rev", backend)
+	defer s.returned("set-push-rev")
+	if err != nil {
 		return err
 	}
 	return s.inner.SetPushRev(backend, rev)
@@ -224,7 +252,9 @@ func (s *LocalStore) SetPushRev(backend string, rev int64) error {
 // PushCursor is the inner store's PushCursor at blocking point
 // "local.push-cursor".
 func (s *LocalStore) PushCursor(backend string) (workspace.Cursor, error) {
-	if err := s.before("push-cursor", backend); err != nil {
+	err := s.before("push-cursor", backend)
+	defer s.returned("push-cursor")
+	if err != nil {
 		return workspace.Cursor{}, err
 	}
 	return s.inner.PushCursor(backend)
@@ -233,7 +263,9 @@ func (s *LocalStore) PushCursor(backend string) (workspace.Cursor, error) {
 // WritePushCursor is the inner store's WritePushCursor at blocking point
 // "local.write-push-cursor".
 func (s *LocalStore) WritePushCursor(backend string, c workspace.Cursor) error {
-	if err := s.before("write-push-cursor", backend); err != nil {
+	err := s.before("write-push-cursor", backend)
+	defer s.returned("write-push-cursor")
+	if err != nil {
 		return err
 	}
 	return s.inner.WritePushCursor(backend, c)

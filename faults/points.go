@@ -30,7 +30,7 @@ func (c *Container) point(op Op) string {
 // storePoints are the intent store's blocking points, "store.<op>".
 var storePoints = map[StoreOp]string{
 	StoreOpGet: "store." + string(StoreOpGet), StoreOpSchedule: "store." + string(StoreOpSchedule),
-	StoreOpClear: "store." + string(StoreOpClear),
+	StoreOpClear: "store." + string(StoreOpClear), StoreOpList: "store." + string(StoreOpList),
 }
 
 func storePoint(op StoreOp) string {

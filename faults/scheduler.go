@@ -16,9 +16,11 @@ import (
 // and a record. Each call blocks first (point "store.<op>"), then may fail
 // with an InjectedError of kind store-get, store-schedule or store-clear
 // BEFORE the inner store is touched, so a failed call never half-writes.
+// With ReturnHooks each call blocks again as it returns, List included.
 type Scheduler struct {
 	inner   scheduler.Scheduler
 	hooks   Hooks
+	rets    ReturnHooks // hooks' Return side, nil when it has none
 	rng     *rand.Rand
 	profile *Profile
 	secrets *Secrets // nil: injected errors carry no credential
@@ -46,6 +48,9 @@ const (
 	StoreOpGet      StoreOp = "get"
 	StoreOpSchedule StoreOp = "schedule"
 	StoreOpClear    StoreOp = "clear"
+	// StoreOpList is List: a blocking point on both sides like the others,
+	// but never a fault and never recorded (see List).
+	StoreOpList StoreOp = "list"
 )
 
 // StoreCall is one recorded scheduler call.
@@ -81,7 +86,7 @@ func NewScheduler(inner scheduler.Scheduler, hooks Hooks, rng *rand.Rand, profil
 	if hooks == nil {
 		hooks = NoHooks{}
 	}
-	return &Scheduler{inner: inner, hooks: hooks, rng: rng, profile: profile, faultsOn: true}
+	return &Scheduler{inner: inner, hooks: hooks, rets: returnsOf(hooks), rng: rng, profile: profile, faultsOn: true}
 }
 
 // SetClock makes every recorded call carry the time it was made (At).
@@ -142,6 +147,13 @@ func (s *Scheduler) after(call StoreCall, err error) {
 	s.appendLocked(&call, err)
 }
 
+// returned is the blocking point after a call of op returns (ReturnHooks).
+func (s *Scheduler) returned(op StoreOp) {
+	if s.rets != nil {
+		s.rets.Return(storePoint(op))
+	}
+}
+
 func (s *Scheduler) appendLocked(call *StoreCall, err error) {
 	if err != nil {
 		call.Err = PublicText(err)
@@ -158,6 +170,7 @@ func (s *Scheduler) appendLocked(call *StoreCall, err error) {
 // Get reads the intent for backend (fault: store-get).
 func (s *Scheduler) Get(ctx context.Context, backend string) (scheduler.Intent, bool, error) {
 	call, err := s.before(StoreOpGet, StoreGet, backend)
+	defer s.returned(StoreOpGet)
 	if err != nil {
 		return scheduler.Intent{}, false, err
 	}
@@ -175,6 +188,7 @@ func (s *Scheduler) Get(ctx context.Context, backend string) (scheduler.Intent, 
 // Schedule upserts intent (fault: store-schedule).
 func (s *Scheduler) Schedule(ctx context.Context, intent scheduler.Intent) error {
 	call, err := s.before(StoreOpSchedule, StoreSchedule, intent.Backend)
+	defer s.returned(StoreOpSchedule)
 	if err != nil {
 		return err
 	}
@@ -189,6 +203,7 @@ func (s *Scheduler) Schedule(ctx context.Context, intent scheduler.Intent) error
 // Clear deletes the intent for backend (fault: store-clear).
 func (s *Scheduler) Clear(ctx context.Context, backend string) error {
 	call, err := s.before(StoreOpClear, StoreClear, backend)
+	defer s.returned(StoreOpClear)
 	if err != nil {
 		return err
 	}
@@ -198,13 +213,20 @@ func (s *Scheduler) Clear(ctx context.Context, backend string) error {
 }
 
 // List passes through to the inner store when it is a Lister and returns
-// ErrNoList otherwise. It is the host's alarm bookkeeping, not a workspace
-// call: it neither blocks, nor fails by injection, nor is recorded.
+// ErrNoList otherwise. It is the alarm's read (scheduler.Waker lists the
+// store after every firing and at every re-arm), not a workspace call: it
+// blocks on both sides like every call ("store.list"), so that whatever
+// else runs can change the store between this listing and what its caller
+// does with it, but it never fails by injection and is not recorded. A
+// host's own reads for its checks must go to the inner store instead, past
+// this wrapper: they must not be blocking points.
 func (s *Scheduler) List(ctx context.Context) ([]scheduler.Intent, error) {
 	l, ok := s.inner.(scheduler.Lister)
 	if !ok {
 		return nil, ErrNoList
 	}
+	s.hooks.Block(storePoint(StoreOpList))
+	defer s.returned(StoreOpList)
 	got, err := l.List(ctx)
 	if err != nil {
 		return nil, err

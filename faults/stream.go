@@ -159,6 +159,7 @@ func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 	cn := st.cn
 	c := cn.c
 	call, err := cn.nextCall(ctx, OpStreamNext, st.id, &st.served, &st.closed)
+	defer c.leave(OpStreamNext)
 	defer c.mu.Unlock()
 	if err != nil {
 		return workspace.Change{}, err
@@ -210,6 +211,7 @@ func (st *changeStream) Next(ctx context.Context) (workspace.Change, error) {
 func (st *changeStream) Close() error {
 	c := st.cn.c
 	actor := c.enter(OpStreamClose)
+	defer c.leave(OpStreamClose)
 	defer c.mu.Unlock()
 	call := st.cn.call(actor, OpStreamClose)
 	call.Stream, call.Entries, call.EOF = st.id, st.served, st.eof

@@ -50,6 +50,8 @@ var Bugs = []Bug{
 		Class: "a time-based alarm rule: an intent built before the alarm fired but stored after it is stranded (found by syncsim in this project's own first rule)"},
 	{Name: "alarm-no-settle", alarm: sim.AlarmNoSettle,
 		Class: "an alarm that never settles what it handed over: an exhausted intent keeps it firing, retrying what the host gave up on"},
+	{Name: "alarm-stale-rearm", alarm: sim.AlarmStaleRearm,
+		Class: "read-then-act: after a firing the Waker arms from the listing it took right after the hand-over, not a fresh one, so an intent a request stored meanwhile (its re-arm a no-op while the firing was in flight) is stranded"},
 	{Name: "no-redaction", mutant: planttest.NoRedaction,
 		Class: "result errors keep the credentials of the failure they report (SPEC 1.4 redaction skipped)"},
 	{Name: "forgetful-scheduler", forgetful: true,

@@ -11,16 +11,18 @@ import (
 
 // Schedules in the scenario file. A group may end with a schedule line: the
 // actor to run at each choice point of the group's step (a scheduling
-// decision with more than one runnable actor), by local name — the actor's
+// decision with more than one runnable actor, before a call or right after
+// one returned), by local name — the actor's
 // name in the trace without its "#N." prefix: exec.b0, retry.b1, write.b0,
 // delete.b0 (a write op with delete),
 // tick (an advance in flight), alarm.b1 (a retry the alarm started inside
 // the group), with "/2", "/3" for the second and third actor of one name.
 // A run of one actor is written name*count. With a host-restart member,
-// cut=N says after how many scheduling decisions (choice points or not) the
-// restart cuts the group, or cut-local=N after how many calls into the
-// workspace's local store; with a cancel member, cancel=NAME@N says that
-// the cancel landed at the N-th scheduling decision, on the operation NAME.
+// cut=N says after how many scheduling decisions (choice points or not;
+// those right after a call returned are not counted) the restart cuts the
+// group, or cut-local=N after how many calls into the workspace's local
+// store; with a cancel member, cancel=NAME@N says that the cancel landed at
+// the N-th scheduling decision (counted the same way), on the operation NAME.
 //
 //	group
 //	  exec b0 wait writes=0

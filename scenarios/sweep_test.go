@@ -78,6 +78,15 @@ func TestSweep(t *testing.T) {
 	// wall-stop: a batch stopped where only its wall-time budget explains
 	// it (host_wallbudget.go), which needs a seed with a wall budget and a
 	// read that took time.
+	// Another actor must make calls of its own right after a call of each
+	// store returned (a read of the intent store and its listing among
+	// them) and right after a backend call returned: the window of a
+	// read-then-act race (issue 34).
+	for _, k := range []string{"store.get", "store.list", "store.schedule", "local.fetch-cursor", "local.apply-upstream", "runtime.fetch", "runtime.stream-next"} {
+		if rep.Reach.Faults["preempt-after@"+k] == 0 {
+			t.Errorf("no actor ever ran right after a %s returned in %d seeds", k, rep.Seeds)
+		}
+	}
 	for _, s := range []string{"idle", "complete", "pending", "exhausted", "exhausted-precheck", "lost", "wall-stop"} {
 		if rep.Reach.Retry[s] == 0 {
 			t.Errorf("retry status %s never reached in %d seeds", s, rep.Seeds)

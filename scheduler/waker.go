@@ -41,11 +41,22 @@ type Waker struct {
 	fire   FireFunc
 	// RetryDelay overrides DefaultRetryDelay; set it before the first Rearm.
 	RetryDelay time.Duration
+	// Locker, when set before the first Rearm, serialises arming in place
+	// of the Waker's own mutex. The Waker holds it across a store listing
+	// (Lister.List), so that a re-arm never sets the alarm from a listing
+	// older than one an earlier re-arm already used. A simulator that runs
+	// the Waker's callers as cooperative actors and switches between them
+	// at every store call supplies a lock that parks the waiting actor
+	// instead of blocking its thread. nil: a sync.Mutex.
+	Locker sync.Locker
 	// handledTime plants the handled-time rule (scheduler/planttest):
 	// test machinery, never set in production.
 	handledTime bool
 	// noSettle plants a Waker that settles nothing (planttest.NoSettle).
 	noSettle bool
+	// staleRearm plants a Waker that re-arms after a firing from the
+	// listing it took right after the hand-over (planttest.StaleRearm).
+	staleRearm bool
 
 	// ctx is cancelled by Stop so an in-flight FireFunc or List can end.
 	ctx    context.Context
@@ -53,7 +64,7 @@ type Waker struct {
 	// inflight counts running alarm callbacks; Stop waits for them.
 	inflight sync.WaitGroup
 
-	mu   sync.Mutex // serialises arming: list, compute, set timer
+	mu   sync.Mutex // serialises arming: list, compute, set timer (unless Locker)
 	rule AlarmRule  // rule.Settled is renewed after each successful firing
 	// retryAt, if set, is the earliest time the next firing may happen
 	// after a failed one.
@@ -85,27 +96,27 @@ var ErrWakerStopped = errors.New("scheduler: waker stopped")
 // cancelling it when no intent needs it. An alarm already due fires at
 // once (on its own goroutine).
 func (w *Waker) Rearm(ctx context.Context) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	return w.rearmLocked(ctx)
 }
 
 // Next reports the time the alarm is set to; ok is false when unset.
 func (w *Waker) Next() (at time.Time, ok bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	return w.at, w.armed
 }
 
 // Stop cancels the alarm and waits for a running FireFunc to return (its
 // context is cancelled). Do not call Stop from inside FireFunc.
 func (w *Waker) Stop() {
-	w.mu.Lock()
+	w.lock()
 	w.stopped = true
 	w.gen++
 	w.armed = false
 	w.stopTimerLocked()
-	w.mu.Unlock()
+	w.unlock()
 	w.cancel()
 	w.inflight.Wait()
 }
@@ -165,14 +176,14 @@ func (w *Waker) setLocked(at time.Time, ok bool) {
 // retry, and re-arms.
 func (w *Waker) alarm(gen uint64) {
 	defer w.inflight.Done()
-	w.mu.Lock()
+	w.lock()
 	if w.stopped || gen != w.gen {
-		w.mu.Unlock()
+		w.unlock()
 		return // superseded by a later Rearm, which armed its own timer
 	}
 	w.timer, w.armed, w.firing = nil, false, true
 	rule := w.rule
-	w.mu.Unlock()
+	w.unlock()
 
 	now := w.clk.Now()
 	intents, err := w.lister.List(w.ctx)
@@ -190,12 +201,13 @@ func (w *Waker) alarm(gen uint64) {
 		}
 	}
 	var after []Intent
-	if err == nil && len(handed) > 0 {
+	listedAfter := err == nil && len(handed) > 0
+	if listedAfter {
 		after, err = w.lister.List(w.ctx)
 	}
 
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	w.firing = false
 	if err == nil {
 		// What the library left exactly as it was handed over (exhausted
@@ -213,6 +225,14 @@ func (w *Waker) alarm(gen uint64) {
 	} else {
 		w.retryAt = now.Add(w.RetryDelay)
 	}
+	if w.staleRearm && listedAfter && err == nil {
+		// Planted: a request that stored an intent after that listing
+		// re-armed while this firing was in flight, which did nothing
+		// (the firing flag); arming from the old listing strands it.
+		at, ok := w.rule.Next(after)
+		w.setLocked(at, ok)
+		return
+	}
 	if err := w.rearmLocked(w.ctx); err != nil && !w.stopped {
 		// The store cannot be listed: try again later rather than never.
 		w.setLocked(now.Add(w.RetryDelay), true)
@@ -224,6 +244,7 @@ func (w *Waker) alarm(gen uint64) {
 func init() {
 	plant.HandledTime = func(waker any) { plantedWaker(waker).plant(func(w *Waker) { w.handledTime = true }) }
 	plant.NoSettle = func(waker any) { plantedWaker(waker).plant(func(w *Waker) { w.noSettle = true }) }
+	plant.StaleRearm = func(waker any) { plantedWaker(waker).plant(func(w *Waker) { w.staleRearm = true }) }
 }
 
 // plantedWaker is the *Waker scheduler/planttest hands in.
@@ -235,10 +256,28 @@ func plantedWaker(waker any) *Waker {
 	return w
 }
 
+// lock and unlock take and release the lock that serialises arming:
+// Locker when set, else the Waker's own mutex.
+func (w *Waker) lock() {
+	if w.Locker != nil {
+		w.Locker.Lock()
+		return
+	}
+	w.mu.Lock()
+}
+
+func (w *Waker) unlock() {
+	if w.Locker != nil {
+		w.Locker.Unlock()
+		return
+	}
+	w.mu.Unlock()
+}
+
 // plant sets a planted rule under the Waker's lock.
 func (w *Waker) plant(set func(*Waker)) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	set(w)
 }
 

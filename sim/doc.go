@@ -85,7 +85,10 @@
 //     and write it with tr.Header before any event.
 //  2. Build the SUT with clk as its clock and rt as its Parker; wrap every
 //     backend and scheduler-store call in fakes that call rt.Block(point)
-//     first (and record a trace line with rt.Actor()).
+//     first (and record a trace line with rt.Actor()), and again once the
+//     call returned when another actor is runnable (faults.ReturnHooks; the
+//     host's is returns.go). A lock the SUT holds across such a call must
+//     park its waiters instead of blocking them (rt.NewMutex).
 //  3. For each operation of the workload: rt.Go(name, op), then
 //     parked, err := rt.Run(). err is an actor panic (*ActorPanicError), an
 //     unrequested Goexit (ErrActorGoexit), a livelock (*LivelockError:
@@ -109,8 +112,10 @@
 // No wall clock (time.Now appears only in benchmarks, via testing.B), no
 // global random source, no map iteration that reaches a decision or the
 // output (sort first), no goroutine the runtime does not schedule, no real
-// blocking inside an actor. Every loop has a named bound that says so when it
-// is hit: DefaultLivelockSwitches/SetLivelockSwitches between two actors
-// finishing, DefaultMaxSwitches/SetMaxSwitches for a Run, MaxFiresPerAdvance
-// for a clock advance.
+// blocking inside an actor (a sync.Mutex held by an actor parked at a
+// blocking point blocks the next one for real: use Runtime.NewMutex). Every
+// loop has a named bound that says so when it is hit:
+// DefaultLivelockSwitches/SetLivelockSwitches between two actors finishing,
+// DefaultMaxSwitches/SetMaxSwitches for a Run, MaxFiresPerAdvance for a
+// clock advance.
 package sim

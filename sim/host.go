@@ -64,6 +64,13 @@ const (
 	// sets the alarm to its own NotBefore, each Clear cancels it (the store
 	// is wrapped in singleAlarm). A planted bug: an intent can be stranded.
 	AlarmSingleOverwrite
+	// AlarmStaleRearm is a Waker that re-arms after a firing from the
+	// listing it took right after the hand-over, not from a fresh one
+	// (scheduler/planttest.StaleRearm). A planted read-then-act bug: an
+	// intent a request stores meanwhile, re-arming while the firing is in
+	// flight (a no-op), is stranded. Only a switch right after that
+	// listing returns opens the window.
+	AlarmStaleRearm
 )
 
 // Config shapes one simulated run.
@@ -211,6 +218,18 @@ type Host struct {
 	// that finished may have left work to ones that never will.
 	stepCut   bool
 	lastPoint map[string]string // an operation's last blocking point
+	// returns counts calls returned; returnPoints names each call's
+	// post-return point; heldAfter counts the actors held at one now
+	// (returns.go).
+	returns      int
+	returnPoints map[string]returnPoint
+	heldAfter    int // actors held at a post-return point now
+	// localWrites numbers write-file calls as they reach the local store;
+	// localWriteAt holds each write actor's latest, ackedAt each path's
+	// latest acknowledged (writeorder.go).
+	localWrites  int
+	localWriteAt map[*actor]int
+	ackedAt      map[string]int
 	// dropped holds the store handles host crashes left behind unclosed
 	// (a killed process never closes them); Close releases them at the end.
 	dropped []interface{ Close() error }
@@ -226,9 +245,18 @@ type Host struct {
 	alarmSet bool
 	waker    *scheduler.Waker // this incarnation's alarm (nil with an owner)
 	// ownerTimer is the host's timer for an owning store's alarm.
-	ownerTimer  *clock.Timer
-	alarmErr    error        // a store error the alarm met listing (takeAlarmErr)
-	wakerListed wakerListing // the Waker's last listing (checkAfterFiring)
+	ownerTimer *clock.Timer
+	alarmErr   error // a store error the alarm met listing (takeAlarmErr)
+	// timerListings holds, per timer actor in flight, what the Waker
+	// listed in its callback (alarm_rearm.go).
+	timerListings map[*actor]*timerListing
+	// rearmedMark is the store record's mark at the call of the latest
+	// Rearm that returned having listed; lastSchedule, per backend, the
+	// seq of its latest successful Schedule, read up to schedSeen
+	// (checkRearmed).
+	rearmedMark  int
+	lastSchedule map[string]int
+	schedSeen    int
 	// firing is the actor of the Waker firing in flight ("" when none):
 	// the Waker's contract allows one at a time.
 	firing  string
@@ -428,6 +456,9 @@ type runtimeHooks struct {
 }
 
 func (r runtimeHooks) Block(point string) {
+	if point == storeListPoint && r.h.alone() {
+		return // a new point, no decision when alone (returns.go)
+	}
 	r.h.beforeBlock(point)
 	r.rt.Block(point)
 }
@@ -495,7 +526,7 @@ func (h *Host) start() error {
 	h.localMark = 0
 	h.applies = h.applies[:0] // the actors that made them are gone
 	h.forgetHandedOut()
-	h.local = faults.NewLocalStore(h.store, h.hooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
+	h.local = faults.NewLocalStore(h.store, h.localHooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
 	h.local.PlantSecrets(h.localSecrets)
 	var sch scheduler.Scheduler = h.sched
 	if h.cfg.NoScheduler {

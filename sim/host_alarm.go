@@ -47,13 +47,17 @@ func (h *Host) startAlarm() error {
 		h.syncOwnerAlarm()
 		return nil
 	}
-	w := scheduler.NewWaker(h.clock, hostLister{h}, h.opts.MaxAttempts, h.fireAlarm)
+	h.forgetRearms()
+	w := scheduler.NewWaker(h.clock, wakerLister{h}, h.opts.MaxAttempts, h.fireAlarm)
 	w.RetryDelay = h.opts.InitialDelay
+	w.Locker = h.rt.NewMutex() // held across a listing (alarm_rearm.go)
 	switch h.cfg.Alarm {
 	case AlarmHandledTime:
 		planttest.HandledTime(w)
 	case AlarmNoSettle:
 		planttest.NoSettle(w)
+	case AlarmStaleRearm:
+		planttest.StaleRearm(w)
 	}
 	h.waker = w
 	return h.rearm()
@@ -67,7 +71,7 @@ func (h *Host) rearm() error {
 		h.syncOwnerAlarm()
 		return nil
 	}
-	if err := h.waker.Rearm(h.ctx); err != nil {
+	if err := h.rearmWaker(); err != nil {
 		return err
 	}
 	h.noteAlarm()
@@ -87,7 +91,7 @@ func (h *Host) rearmAfterRequest() {
 	if h.waker == nil || h.owner != nil {
 		return
 	}
-	if err := h.waker.Rearm(h.ctx); err != nil && h.alarmErr == nil && !errors.Is(err, scheduler.ErrWakerStopped) {
+	if err := h.rearmWaker(); err != nil && h.alarmErr == nil && !errors.Is(err, scheduler.ErrWakerStopped) {
 		h.alarmErr = err
 	}
 	h.noteAlarm()
@@ -123,8 +127,9 @@ func (h *Host) takeAlarmErr() error {
 	return err
 }
 
-// hostLister is the store as the Waker lists it: the host's own reads,
-// past the fault wrapper, with no blocking point.
+// hostLister is the store as the host's own alarm code lists it (the seed
+// articles' host, ownerAlarm): past the fault wrapper, with no blocking
+// point.
 type hostLister struct{ h *Host }
 
 func (l hostLister) List(context.Context) ([]scheduler.Intent, error) {
@@ -132,18 +137,7 @@ func (l hostLister) List(context.Context) ([]scheduler.Intent, error) {
 	if err != nil && l.h.alarmErr == nil {
 		l.h.alarmErr = err
 	}
-	l.h.wakerListed.n++
-	l.h.wakerListed.intents, l.h.wakerListed.err = intents, err
 	return intents, err
-}
-
-// wakerListing is the store as the Waker last listed it: environment
-// facts (what the store held), counted so that a timer actor can tell
-// whether the Waker listed during its callback.
-type wakerListing struct {
-	n       int
-	intents []scheduler.Intent
-	err     error
 }
 
 // checkAfterFiring holds the Waker to its own contract right after one of
@@ -152,19 +146,24 @@ type wakerListing struct {
 // listing). The host re-arms the Waker at every check, which would mend an
 // alarm the Waker set wrong after a firing before any check saw it; so
 // here, before anything else runs, the alarm must already be what the
-// rule gives over the Waker's last listing of the store (nothing can
-// have changed the store since: the listing and the return are not
-// blocking points), with the judge's own settled set and retry delay.
-// before is the listing count when the callback started: a callback that
-// did not list (not the Waker's, or a stopped one) is not judged, nor one
-// whose listing failed (the check reports that as store-error).
-func (h *Host) checkAfterFiring(before int) {
-	if h.waker == nil || h.owner != nil || h.wakerListed.n == before || h.wakerListed.err != nil || h.violated != nil {
+// rule gives over the callback's last listing of the store (the one the
+// Waker armed from; the store may have changed since, and that is
+// checkRearmed's business), with the judge's own settled set and retry
+// delay. A callback that did not list (not the Waker's, or a stopped one)
+// is not judged, nor one whose listing failed (the check reports that as
+// store-error). Then every Rearm that returned during the firing must be
+// served (checkRearmed).
+func (h *Host) checkAfterFiring(t *timerListing) {
+	if h.waker == nil || h.owner != nil || t.n == 0 || t.err != nil || h.violated != nil {
 		return
 	}
 	at, ok := h.waker.Next()
-	if d := h.alarmMismatch(h.wakerListed.intents, at, ok); d != "" {
+	if d := h.alarmMismatch(t.intents, at, ok); d != "" {
 		h.fail("alarm", "right after a firing, before the host re-armed it: "+d)
+		return
+	}
+	if intents, err := h.storedIntents(); err == nil {
+		h.checkRearmed("right after a firing", intents)
 	}
 }
 
@@ -176,7 +175,6 @@ func (h *Host) checkAfterFiring(before int) {
 // hands everything over again after its RetryDelay. The oracle notes what
 // was handed over and found unchanged (oracleSettled), or the delay.
 func (h *Host) fireAlarm(ctx context.Context, due []string) error {
-	now := h.clock.Now()
 	// The Waker hands over one firing at a time (its firing flag and
 	// generation check): a second while one is in flight would hand the
 	// same backends over twice, overlapping.
@@ -186,10 +184,12 @@ func (h *Host) fireAlarm(ctx context.Context, due []string) error {
 	}
 	h.firing = h.rt.Actor()
 	defer func() { h.firing = "" }()
-	intents, err := hostLister{h}.List(ctx)
-	if err != nil {
-		return err
+	// The Waker's own listing, which it computed due from, and its now.
+	t := h.timerListings[h.rt.current]
+	if t == nil || t.n == 0 || t.err != nil {
+		return errors.New("sim: the Waker fired without a listing of its own in this timer callback")
 	}
+	intents, now := t.intents, t.at
 	var handed []scheduler.Intent
 	for _, in := range intents {
 		if _, ok := slices.BinarySearch(due, in.Backend); ok {
@@ -217,11 +217,8 @@ func (h *Host) fireAlarm(ctx context.Context, due []string) error {
 		h.oracleRetryAt = now.Add(h.waker.RetryDelay)
 		return fmt.Errorf("sim: alarm retries rejected: %s", strings.Join(rejected, ","))
 	}
-	after, err := hostLister{h}.List(ctx)
-	if err != nil {
-		return err
-	}
-	h.oracleSettled = h.oracleSettled.Settle(handed, after)
+	// Settled by the Waker's next listing, the one it settles from.
+	t.handed, t.settling = handed, true
 	h.oracleRetryAt = time.Time{}
 	return nil
 }
@@ -245,9 +242,15 @@ func (h *Host) spawnTimer(label string, fn func()) {
 	h.opSeq++
 	h.spawned++
 	h.rt.Go("#"+itoa(h.opSeq)+"."+label, func() {
-		before := h.wakerListed.n
+		t := &timerListing{}
+		if h.timerListings == nil {
+			h.timerListings = map[*actor]*timerListing{}
+		}
+		a := h.rt.current
+		h.timerListings[a] = t
+		defer delete(h.timerListings, a)
 		fn()
-		h.checkAfterFiring(before)
+		h.checkAfterFiring(t)
 	})
 }
 

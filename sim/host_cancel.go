@@ -174,6 +174,8 @@ func (h *Host) cancelKind(name string) string {
 	parked := h.rt.Parked(name)
 	last := h.lastPoint[name]
 	switch {
+	case h.finished(name):
+		return "" // its workspace call returned; it only re-arms the alarm now
 	case !h.started[name] && parked:
 		return "cancel-abandoned" // parked before any call of its own
 	case parked || h.cancelled[name]:
@@ -184,6 +186,18 @@ func (h *Host) cancelKind(name string) string {
 		return "cancel-pull" // its pull's next call fails
 	}
 	return ""
+}
+
+// finished reports whether operation name's workspace call has returned
+// in this step (a request then re-arms the Waker, which may park it on the
+// Waker's lock).
+func (h *Host) finished(name string) bool {
+	for _, f := range h.done {
+		if f.actor == name {
+			return true
+		}
+	}
+	return false
 }
 
 // endCancelStep notes a cancelling step that found nothing to cancel.

@@ -98,6 +98,9 @@ func (h *Host) checkState() *Violation {
 			return h.fail("attempt-range", fmt.Sprintf("intent %s: expected an attempt in 1..%d, got %d", h.intentText(in), h.opts.MaxAttempts, in.Attempt))
 		}
 	}
+	if h.checkRearmed("at the check, before the host re-armed", intents); h.violated != nil {
+		return h.violated
+	}
 	if err := h.rearm(); err != nil {
 		return h.failStore("durability", err)
 	}
@@ -130,27 +133,10 @@ func (h *Host) checkState() *Violation {
 // that owns its alarm (AlarmOwner) sets it by its own rule, so only
 // lateness is held against it. It returns "" when the alarm is right.
 func (h *Host) alarmMismatch(bound []scheduler.Intent, at time.Time, set bool) string {
-	var earliest time.Time
-	pending := false
-	for _, in := range bound {
-		if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.Has(in) {
-			continue
-		}
-		due := in.NotBefore
-		if due.Before(h.oracleRetryAt) {
-			due = h.oracleRetryAt
-		}
-		if !pending || due.Before(earliest) {
-			earliest, pending = due, true
-		}
-		if !set || at.After(due) {
-			alarm := "unset"
-			if set {
-				alarm = h.at(at)
-			}
-			return fmt.Sprintf("expected the alarm at or before %s (intent %s's notBefore), got %s", h.at(in.NotBefore), in.Backend, alarm)
-		}
+	if d := h.alarmLate(bound, at, set); d != "" {
+		return d
 	}
+	earliest, pending := h.alarmBound(bound)
 	if h.owner == nil && set && (!pending || at.Before(earliest)) {
 		want := "unset (nothing pending)"
 		if pending {
@@ -159,6 +145,49 @@ func (h *Host) alarmMismatch(bound []scheduler.Intent, at time.Time, set bool) s
 		return fmt.Sprintf("expected the alarm at %s, got %s: earlier than anything pending", want, h.at(at))
 	}
 	return ""
+}
+
+// alarmLate is alarmMismatch's first half: the alarm (at, set) is never
+// later than an intent of bound that is live and not settled by the judge
+// (after a rejected firing, not before the retry delay ends). "" when it
+// is not late.
+func (h *Host) alarmLate(bound []scheduler.Intent, at time.Time, set bool) string {
+	for _, in := range bound {
+		due, ok := h.alarmDue(in)
+		if ok && (!set || at.After(due)) {
+			alarm := "unset"
+			if set {
+				alarm = h.at(at)
+			}
+			return fmt.Sprintf("expected the alarm at or before %s (intent %s's notBefore), got %s", h.at(in.NotBefore), in.Backend, alarm)
+		}
+	}
+	return ""
+}
+
+// alarmBound is the earliest time an intent of bound needs the alarm, and
+// whether any does (alarmDue).
+func (h *Host) alarmBound(bound []scheduler.Intent) (earliest time.Time, pending bool) {
+	for _, in := range bound {
+		if due, ok := h.alarmDue(in); ok && (!pending || due.Before(earliest)) {
+			earliest, pending = due, true
+		}
+	}
+	return earliest, pending
+}
+
+// alarmDue is when intent in needs the alarm by the judge: its NotBefore,
+// not before the retry delay after a rejected firing ends; ok is false for
+// an exhausted intent or one the judge settled.
+func (h *Host) alarmDue(in scheduler.Intent) (due time.Time, ok bool) {
+	if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.Has(in) {
+		return time.Time{}, false
+	}
+	due = in.NotBefore
+	if due.Before(h.oracleRetryAt) {
+		due = h.oracleRetryAt
+	}
+	return due, true
 }
 
 // sameIntents is a fast path for the intent-table check: true only when

@@ -56,6 +56,9 @@ func (h *Host) judge(f finished) *Violation {
 		if f.err != nil {
 			return h.fail("host-write", f.actor+": "+f.err.Error())
 		}
+		if h.supersededWrite(f) {
+			return nil
+		}
 		if f.kind == "delete" {
 			h.oracle.Acked.Remove(f.backend, f.path)
 			h.stats.Faults["host-delete"]++

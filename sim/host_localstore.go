@@ -3,11 +3,14 @@ package sim
 import "github.com/syncsim/syncsim/workspace"
 
 // localStoreCheck is the workspace's local store as the host hands it over:
-// every call goes straight to the store (no blocking point, no fault, no
-// record, so the interleaving and the trace are those of the bare store),
-// and an error the harness did not inject breaks store-error at the call
-// (Host.localStoreFailed). The host itself keeps the bare store, to close
-// it at a restart and to read what it holds.
+// every call goes to the fault wrapper (its blocking point before the call,
+// its faults), and this check adds no record of its own, so the trace is
+// that of the wrapped store. An error the harness did not inject breaks
+// store-error at the call (Host.localStoreFailed). The blocking point after
+// the call is this check's (localReturned), once it has seen the call: it
+// must see each call before another actor runs and makes one of its own.
+// The host itself keeps the bare store, to close it at a restart and to
+// read what it holds.
 //
 // Every call that reached the store is also replayed on the reference model
 // of the store contract (model.LocalStore), and an answer that differs
@@ -32,9 +35,11 @@ func (s localStoreCheck) check(op, backend string, err error) {
 func reached(err error) bool { return err == nil }
 
 func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
+	defer s.h.localReturned("local.write-file")
 	rev, err := s.inner.WriteFile(backend, path, content, deleted)
 	s.check("write-file", backend, err)
 	if reached(err) {
+		s.h.noteLocalWrite()
 		s.h.modelWriteFile(backend, path, content, deleted, rev)
 		s.h.checkHandedOut("write-file", backend)
 	}
@@ -42,6 +47,7 @@ func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted
 }
 
 func (s localStoreCheck) ApplyUpstream(backend string, changes []workspace.Change) (int, error) {
+	defer s.h.localReturned("local.apply-upstream")
 	n, err := s.inner.ApplyUpstream(backend, changes)
 	s.check("apply-upstream", backend, err)
 	if reached(err) {
@@ -52,6 +58,7 @@ func (s localStoreCheck) ApplyUpstream(backend string, changes []workspace.Chang
 }
 
 func (s localStoreCheck) Files(backend string) ([]workspace.File, error) {
+	defer s.h.localReturned("local.files")
 	fs, err := s.inner.Files(backend)
 	s.check("files", backend, err)
 	if reached(err) {
@@ -65,6 +72,7 @@ func (s localStoreCheck) Files(backend string) ([]workspace.File, error) {
 }
 
 func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
+	defer s.h.localReturned("local.current-rev")
 	rev, err := s.inner.CurrentRev(backend)
 	s.check("current-rev", backend, err)
 	if reached(err) {
@@ -77,6 +85,7 @@ func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
 }
 
 func (s localStoreCheck) LocalChanges(backend string, after, through workspace.Cursor, limit int) ([]workspace.Change, error) {
+	defer s.h.localReturned("local.local-changes")
 	cs, err := s.inner.LocalChanges(backend, after, through, limit)
 	s.check("local-changes", backend, err)
 	if reached(err) {
@@ -91,6 +100,7 @@ func (s localStoreCheck) LocalChanges(backend string, after, through workspace.C
 }
 
 func (s localStoreCheck) FetchCursor(backend string) (workspace.Cursor, error) {
+	defer s.h.localReturned("local.fetch-cursor")
 	c, err := s.inner.FetchCursor(backend)
 	s.check("fetch-cursor", backend, err)
 	if reached(err) {
@@ -102,6 +112,7 @@ func (s localStoreCheck) FetchCursor(backend string) (workspace.Cursor, error) {
 }
 
 func (s localStoreCheck) WriteFetchCursor(backend string, c workspace.Cursor) error {
+	defer s.h.localReturned("local.write-fetch-cursor")
 	err := s.inner.WriteFetchCursor(backend, c)
 	s.check("write-fetch-cursor", backend, err)
 	if reached(err) {
@@ -111,6 +122,7 @@ func (s localStoreCheck) WriteFetchCursor(backend string, c workspace.Cursor) er
 }
 
 func (s localStoreCheck) WriteFetchCursorIfAhead(backend string, c workspace.Cursor) (bool, error) {
+	defer s.h.localReturned("local.write-fetch-cursor-if-ahead")
 	ok, err := s.inner.WriteFetchCursorIfAhead(backend, c)
 	s.check("write-fetch-cursor-if-ahead", backend, err)
 	if reached(err) {
@@ -122,6 +134,7 @@ func (s localStoreCheck) WriteFetchCursorIfAhead(backend string, c workspace.Cur
 }
 
 func (s localStoreCheck) PushRev(backend string) (int64, error) {
+	defer s.h.localReturned("local.push-rev")
 	rev, err := s.inner.PushRev(backend)
 	s.check("push-rev", backend, err)
 	if reached(err) {
@@ -135,6 +148,7 @@ func (s localStoreCheck) PushRev(backend string) (int64, error) {
 }
 
 func (s localStoreCheck) SetPushRev(backend string, rev int64) error {
+	defer s.h.localReturned("local.set-push-rev")
 	err := s.inner.SetPushRev(backend, rev)
 	s.check("set-push-rev", backend, err)
 	if reached(err) {
@@ -144,6 +158,7 @@ func (s localStoreCheck) SetPushRev(backend string, rev int64) error {
 }
 
 func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
+	defer s.h.localReturned("local.push-cursor")
 	c, err := s.inner.PushCursor(backend)
 	s.check("push-cursor", backend, err)
 	if reached(err) {
@@ -156,6 +171,7 @@ func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
 }
 
 func (s localStoreCheck) WritePushCursor(backend string, c workspace.Cursor) error {
+	defer s.h.localReturned("local.write-push-cursor")
 	err := s.inner.WritePushCursor(backend, c)
 	s.check("write-push-cursor", backend, err)
 	if reached(err) {

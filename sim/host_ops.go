@@ -30,6 +30,7 @@ type finished struct {
 	path    string // write: the host-side path written
 	size    int    // write: the size it was padded to (0: HostContent as it is)
 	version int    // write: the path's version (oracle.ContentKey)
+	stored  int    // write, delete: when it reached the local store (writeorder.go)
 	exec    workspace.ExecResult
 	retry   workspace.RetryResult
 	pull    workspace.PullResult
@@ -214,7 +215,7 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 				p, sz, v = base+"."+strconv.Itoa(k), size, 0
 			}
 			err := ws.WriteFile(id, p, oracle.AppendHostContent(nil, oracle.ContentKey(p, v), sz))
-			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err})
+			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err, stored: h.takeLocalWrite()})
 		}
 	})
 	id = h.callID(b, name)
@@ -290,7 +291,7 @@ func (h *Host) SpawnDelete(b int) {
 	h.rt.Go(name, func() {
 		presizeStack()
 		err := ws.DeleteFile(id, path)
-		h.done = append(h.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err})
+		h.done = append(h.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err, stored: h.takeLocalWrite()})
 	})
 	id = h.callID(b, name)
 }
@@ -366,6 +367,10 @@ func (h *Host) step(cut int) *Violation {
 	if cut > 0 {
 		n := 0
 		h.rt.OnSwitch(func(from, to, point string) {
+			if isReturnPoint(point) {
+				h.noteReturnDecision(from, point) // not counted (returns.go)
+				return
+			}
 			if h.cutCancel {
 				h.cancelHook(from, point, &n, cut)
 				return
@@ -373,7 +378,9 @@ func (h *Host) step(cut int) *Violation {
 			if h.cutLocal && !strings.HasPrefix(point, "local.") {
 				return
 			}
-			if n++; n >= cut {
+			// Never while an operation is held after a call returned
+			// (returns.go): the crash waits for the next decision.
+			if n++; n >= cut && h.heldAfter == 0 {
 				h.rt.Stop()
 			}
 		})
@@ -438,6 +445,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 	}
 	cut := h.rt.Live()
 	h.rt.Kill()
+	h.heldAfter = 0      // unwound where they were held
 	h.clock.DropTimers() // the process that set them is gone
 	details := []string{"cut=" + strconv.Itoa(len(cut))}
 	if h.cutAt != "" && len(cut) > 0 {
@@ -835,6 +843,7 @@ func (h *Host) plantIntent(b int, attempt int, fence Fence, from scheduler.Curso
 	if err := h.inner.Schedule(h.ctx, in); err != nil {
 		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}
+	h.noteHostWrite(in.Backend)
 	h.model = h.model.Plant(in)
 	h.planted = append(slices.DeleteFunc(h.planted, func(p scheduler.Intent) bool { return p.Backend == in.Backend }), in)
 	h.event("-", "plant", "intent="+h.intentText(in))

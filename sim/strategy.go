@@ -61,7 +61,9 @@ func (u *Uniform) String() string                    { return StrategyUniform }
 // runnable (a thread beside a tick not yet due decides nothing: it runs on
 // whatever its priority), so no change point is spent where it cannot
 // preempt. A timer callback of the system under test runs promptly (above
-// every thread) three times in four, at a random priority otherwise. For a program
+// every thread) three times in four, at a random priority otherwise. A Run
+// with change points to spend spends its first right after a read of the
+// intent store returned (ReadReturned, pctReadSteps). For a program
 // of n actors and k steps, a bug of depth d (d ordering constraints between
 // steps) is found with probability at least 1/(n·k^(d-1)) per run.
 //
@@ -80,6 +82,13 @@ type PCT struct {
 	n       int   // choice points so far in this Run (ticks are placed on them)
 	m       int   // of them, those with two threads or more (change points are)
 	reads   int   // clock reads by the system under test so far in this Run
+	// readChange is the contested choice point right after an intent-store
+	// read returned (counted from 1) at which the actor about to run drops
+	// below every other: 0 none. readsSeen counts those points; atRead: the
+	// next choice point is one (ReadReturned).
+	readChange int
+	readsSeen  int
+	atRead     bool
 	// events: where each tick becomes eligible
 	events map[string]eventPlace
 }
@@ -117,6 +126,7 @@ const maxPCTDepth = 3
 
 func (p *PCT) Begin(rng *rand.Rand) {
 	p.rng, p.n, p.m, p.reads = rng, 0, 0, 0
+	p.readChange, p.readsSeen, p.atRead = 0, 0, false
 	if p.prio == nil {
 		p.prio = map[string]uint64{}
 	}
@@ -126,9 +136,45 @@ func (p *PCT) Begin(rng *rand.Rand) {
 	}
 	clear(p.events)
 	p.changes = p.changes[:0]
-	for range p.Depth - 1 {
+	changes := p.Depth - 1
+	if changes > 0 {
+		p.readChange = 1 + rng.IntN(pctReadSteps)
+		changes--
+	}
+	for range changes {
 		p.changes = append(p.changes, 1+rng.IntN(max(p.Steps, 1)))
 	}
+}
+
+// A read-then-act race (read the intent store, another actor writes it,
+// act on the stale read) needs its one preemption right after the read
+// returned, and when the act is no call at all (the Waker arming its
+// timer from a listing) nowhere else. Such a point comes late in a group
+// (after a firing's retries, say), far past the first PCTSteps contested
+// choice points that change points are spread over; and the intent store,
+// the one state that every operation and the alarm share, is read only a
+// few times in a group. So a Run with change points to spend (Depth >= 2)
+// spends its first on the j-th contested choice point right after an
+// intent-store read (Get, List) returned, j uniform in 1..pctReadSteps, and
+// the rest as before. Measured on the planted read-then-act bug, whose
+// stale listing is a firing's third or fourth contested read (syncsim run
+// -bug alarm-stale-rearm -seeds 4000 -max-failures 0): never found without
+// it; with it 8, 12, 13 and 13 failing seeds from 100000, 300000, 500000
+// and 700000 (about 1 in 350); j in 1..2 found none. The bugs that need a
+// plain change point kept their rates (the ranges of README's "Schedules
+// and strategies", failing seeds without / with it): alarm-handled-time 55
+// / 80 of 4,000, fifo-overlap 313 / 322 and no-widen 98 / 98 of 2,000.
+const pctReadSteps = 4
+
+// ReadReturned implements ReadReturner: the next choice point comes right
+// after an intent-store read returned.
+func (p *PCT) ReadReturned() { p.atRead = true }
+
+// ReadReturner is implemented by a strategy that wants to know when a
+// choice point comes right after a read of the intent store returned (the
+// host tells the Run's strategy just before that point).
+type ReadReturner interface {
+	ReadReturned()
 }
 
 // Initial priorities live above every lowered one: change point i lowers
@@ -148,6 +194,8 @@ const pctInitialFloor = 1 << 32
 // 0 times; counted over contested ones, 65 in 376 and 32 in 226 seeds.
 func (p *PCT) Pick(runnable []string, _ int) int {
 	p.n++
+	atRead := p.atRead
+	p.atRead = false
 	best := p.top(runnable)
 	if threads(runnable) < 2 {
 		return best
@@ -156,6 +204,12 @@ func (p *PCT) Pick(runnable []string, _ int) int {
 	for i, c := range p.changes {
 		if c == p.m {
 			p.prio[runnable[best]] = uint64(p.Depth - 1 - i)
+			best = p.top(runnable)
+		}
+	}
+	if atRead {
+		if p.readsSeen++; p.readsSeen == p.readChange {
+			p.prio[runnable[best]] = 0 // below every change point's
 			best = p.top(runnable)
 		}
 	}

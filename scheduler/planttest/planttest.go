@@ -21,3 +21,12 @@ func HandledTime(w *scheduler.Waker) { plant.HandledTime(w) }
 // again, retrying an intent the host has given up on. Call it before the
 // first Rearm.
 func NoSettle(w *scheduler.Waker) { plant.NoSettle(w) }
+
+// StaleRearm makes w re-arm after a firing from the listing it took right
+// after the hand-over, instead of listing the store again as it re-arms: a
+// read acted on after the store may have changed. A request that stores
+// an intent in between and re-arms, which is a no-op while the firing is in
+// flight (the firing itself re-arms when it ends), has its intent
+// stranded until something else re-arms. Only a switch right after that
+// listing returns opens the window. Call it before the first Rearm.
+func StaleRearm(w *scheduler.Waker) { plant.StaleRearm(w) }

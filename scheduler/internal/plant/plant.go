@@ -10,3 +10,8 @@ var HandledTime func(waker any)
 // NoSettle, set by package scheduler at init, makes a *scheduler.Waker
 // settle nothing it handed over.
 var NoSettle func(waker any)
+
+// StaleRearm, set by package scheduler at init, makes a *scheduler.Waker
+// re-arm after a firing from the listing it took right after the hand-over
+// instead of listing the store again.
+var StaleRearm func(waker any)
