@@ -20,12 +20,14 @@ import (
 // production alarm runs in the simulation unchanged, and a run never has a
 // callback on a goroutine the runtime does not schedule.
 //
-// clock.Timer has unexported fields, so the handles are issued by a private
+// clock.Timer has unexported fields, so the handles belong to a private
 // clock.Mock that is never moved (it stays at the Unix epoch, every handle
-// registered farAway after it): its Stop works as the SUT expects, and the
-// clock, when a timer is due, calls Stop itself; true means the holder had
-// not stopped it, so it fires, and the holder's later Stop reports false, as
-// after a real firing. What the mock would do on its own goroutines
+// due farAway after it): its Stop works as the SUT expects, and the clock,
+// when a timer is due, calls Stop itself; true means the holder had not
+// stopped it, so it fires, and the holder's later Stop reports false, as
+// after a real firing. The clock fills a handle's fields itself (newHandle)
+// rather than have the mock issue it: the mock would also make a channel
+// and keep the handle in a list that every Stop scans and sorts. What the mock would do on its own goroutines
 // (Ticker, Tick, a Reset that re-registers the handle in the mock) is not
 // simulated: it is recorded as an escape and the host fails the run with
 // property timer-escape.
@@ -77,14 +79,14 @@ func (c *Clock) DropTimers() {
 
 // AfterFunc runs f as an actor once virtual time reaches Now()+d.
 func (c *Clock) AfterFunc(d time.Duration, f func()) *clock.Timer {
-	return c.native(d, TimerActor, func(*clock.Timer, time.Time) func() { return f }, false)
+	return c.native(d, TimerActor, f, nil)
 }
 
 // Timer sends the due time on its C once virtual time reaches Now()+d (the
 // send is an actor's; a receiver must not block on C inside an actor, where
 // nothing else could run meanwhile).
 func (c *Clock) Timer(d time.Duration) *clock.Timer {
-	return c.native(d, TimerActor, func(h *clock.Timer, at time.Time) func() {
+	return c.native(d, TimerActor, nil, func(h *clock.Timer, at time.Time) func() {
 		ch := make(chan time.Time, 1)
 		h.C = ch
 		return func() {
@@ -93,7 +95,7 @@ func (c *Clock) Timer(d time.Duration) *clock.Timer {
 			default:
 			}
 		}
-	}, true)
+	})
 }
 
 // After is Timer(d).C.
@@ -121,9 +123,7 @@ func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Conte
 	}
 	inner, cancel := context.WithCancelCause(parent)
 	ctx := &deadlineCtx{Context: inner, deadline: d}
-	h := c.native(d.Sub(c.Now()), DeadlineActor, func(*clock.Timer, time.Time) func() {
-		return func() { cancel(context.DeadlineExceeded) }
-	}, false)
+	h := c.native(d.Sub(c.Now()), DeadlineActor, func() { cancel(context.DeadlineExceeded) }, nil)
 	if !d.After(c.Now()) {
 		h.Stop()
 		cancel(context.DeadlineExceeded)
@@ -154,19 +154,17 @@ func (x *deadlineCtx) Err() error {
 	return err
 }
 
-// native registers a native timer due at Now()+max(d, 0). build gets the
-// handle and the due time and returns the callback.
-func (c *Clock) native(d time.Duration, label string, build func(*clock.Timer, time.Time) func(), channel bool) *clock.Timer {
+// native registers a native timer due at Now()+max(d, 0) whose callback
+// is fn, or, for a channel timer (fn nil), what build returns given the
+// handle and the due time.
+func (c *Clock) native(d time.Duration, label string, fn func(), build func(*clock.Timer, time.Time) func()) *clock.Timer {
 	c.timerUses.Add(1)
-	var h *clock.Timer
-	if channel {
-		h = c.mock().Timer(farAway)
-	} else {
-		h = c.mock().AfterFunc(farAway, func() {})
-	}
+	h := c.newHandle()
 	due := c.Now().Add(max(d, 0))
-	tm := &simTimer{due: unixNanos(due), handle: h, label: label}
-	tm.fn = build(h, due)
+	tm := &simTimer{due: unixNanos(due), handle: h, label: label, fn: fn}
+	if fn == nil {
+		tm.fn = build(h, due)
+	}
 	c.mu.Lock()
 	c.pushLocked(tm)
 	c.mu.Unlock()
@@ -238,16 +236,46 @@ func (tm *simTimer) stopped() bool {
 // reset reports whether the holder called Reset: the handle left farAway.
 func (tm *simTimer) reset() bool {
 	_, next := handleState(tm.handle)
-	return !next.Equal(time.Unix(0, 0).Add(farAway))
+	return !next.Equal(handleHome)
 }
 
+// newHandle returns a handle of the private mock, due farAway and not
+// stopped, that the mock does not list: the mock never moves, so a listed
+// handle would never fire there either, and Stop and Reset only need the
+// handle's own fields and its mock's lock.
+func (c *Clock) newHandle() *clock.Timer {
+	t := new(clock.Timer)
+	p := unsafe.Pointer(t)
+	*(**clock.Mock)(unsafe.Add(p, handleMockAt)) = c.mock()
+	*(*time.Time)(unsafe.Add(p, handleNextAt)) = handleHome
+	return t
+}
+
+// handleHome is where every handle is due in the private mock.
+var handleHome = time.Unix(0, 0).Add(farAway)
+
 // handleState reads a handle's stopped flag and mock due time. The fields
-// are clock.Timer's own (v1.3.5); TestClockHandleFields fails if they move.
+// are clock.Timer's own (v1.3.5); TestClockHandleFields fails if they move
+// (and handleField panics as the package starts).
 // Only the goroutine holding the baton touches a handle, so no lock.
 func handleState(t *clock.Timer) (stopped bool, next time.Time) {
-	v := reflect.ValueOf(t).Elem()
-	stopped = v.FieldByName("stopped").Bool()
-	f := v.FieldByName("next")
-	next = *(*time.Time)(unsafe.Pointer(f.UnsafeAddr()))
-	return stopped, next
+	p := unsafe.Pointer(t)
+	return *(*bool)(unsafe.Add(p, handleStoppedAt)), *(*time.Time)(unsafe.Add(p, handleNextAt))
+}
+
+// handleStoppedAt, handleNextAt and handleMockAt are the offsets of
+// clock.Timer's stopped, next and mock fields, looked up once: by name at
+// every read, the lookup cost more than the rest of a timer's handling.
+var (
+	handleStoppedAt = handleField("stopped", reflect.TypeFor[bool]())
+	handleNextAt    = handleField("next", reflect.TypeFor[time.Time]())
+	handleMockAt    = handleField("mock", reflect.TypeFor[*clock.Mock]())
+)
+
+func handleField(name string, want reflect.Type) uintptr {
+	f, ok := reflect.TypeFor[clock.Timer]().FieldByName(name)
+	if !ok || f.Type != want {
+		panic(fmt.Sprintf("sim: clock.Timer has no field %s of type %v (the clock library changed)", name, want))
+	}
+	return f.Offset
 }

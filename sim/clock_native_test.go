@@ -121,11 +121,12 @@ func TestClockDropTimers(t *testing.T) {
 	}
 }
 
-// TestClockHandleFields pins the clock.Timer fields handleState reads: if
-// the library renames them, this fails rather than the simulation.
+// TestClockHandleFields pins the clock.Timer fields handleState reads and
+// newHandle writes: if the library renames them, this fails rather than the
+// simulation.
 func TestClockHandleFields(t *testing.T) {
 	typ := reflect.TypeFor[clock.Timer]()
-	for name, want := range map[string]reflect.Type{"stopped": reflect.TypeFor[bool](), "next": reflect.TypeFor[time.Time]()} {
+	for name, want := range map[string]reflect.Type{"stopped": reflect.TypeFor[bool](), "next": reflect.TypeFor[time.Time](), "mock": reflect.TypeFor[*clock.Mock]()} {
 		f, ok := typ.FieldByName(name)
 		if !ok || f.Type != want {
 			t.Errorf("clock.Timer.%s: %v %v, want %v", name, f.Type, ok, want)
@@ -169,5 +170,25 @@ func TestTimerEscapeFailsTheRun(t *testing.T) {
 	v := h.Step()
 	if v == nil || v.Property != "timer-escape" {
 		t.Fatalf("violation = %v, want timer-escape", v)
+	}
+}
+
+// BenchmarkClockNativeTimer is one native timer's life as the Waker's alarm
+// lives it: set, looked at (NextDue) and fired by an advance.
+func BenchmarkClockNativeTimer(b *testing.B) {
+	c := NewClock(Epoch)
+	c.SetSpawn(func(_ string, fn func()) { fn() })
+	fired := 0
+	fire := func() { fired++ }
+	b.ReportAllocs()
+	for b.Loop() {
+		c.AfterFunc(time.Second, fire)
+		if _, ok := c.NextDue(); !ok {
+			b.Fatal("no timer pending")
+		}
+		c.Advance(time.Second)
+	}
+	if fired != b.N {
+		b.Fatalf("%d of %d timers fired", fired, b.N)
 	}
 }
