@@ -11,7 +11,9 @@ import (
 type Mode int
 
 const (
+	// Wait: the exec pulls right after its command.
 	Wait Mode = iota
+	// Defer: the exec captures a target and stores an intent instead.
 	Defer
 )
 

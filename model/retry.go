@@ -25,6 +25,7 @@ const (
 
 var pullKindNames = [...]string{"complete", "progress", "failed", "lost"}
 
+// String returns "complete", "progress", "failed" or "lost".
 func (k PullKind) String() string { return pullKindNames[k] }
 
 // Pull is the runtime's account of one retry's pull.

@@ -22,6 +22,7 @@ type StoreCall struct {
 	At time.Time
 }
 
+// String renders the call for a diff: "schedule b0", with " (failed)".
 func (c StoreCall) String() string {
 	s := c.Op + " " + c.Backend
 	if c.Failed {

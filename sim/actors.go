@@ -42,6 +42,8 @@ type ActorPanicError struct {
 	Stack []byte // the panicking goroutine's stack, for a human
 }
 
+// Error names the actor and what it panicked with; the stack is not part
+// of it (Stack is for a human).
 func (e *ActorPanicError) Error() string {
 	return fmt.Sprintf("sim: actor %q panicked: %v", e.Actor, e.Value)
 }

@@ -26,6 +26,8 @@ type Violation struct {
 	Stacks string
 }
 
+// Error renders the violation on one line: the property, the virtual
+// time, the detail.
 func (v *Violation) Error() string {
 	return fmt.Sprintf("property %s violated at +%s: %s", v.Property, v.At, v.Detail)
 }

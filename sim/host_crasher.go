@@ -15,5 +15,6 @@ package sim
 // call acknowledged has to be durable when the call returns. The handle is
 // not used again, nor closed. A clean restart still closes the store.
 type Crasher interface {
+	// Crash releases what a dead process would release, and nothing more.
 	Crash()
 }

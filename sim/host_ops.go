@@ -647,6 +647,8 @@ func (h *Host) Crash(b int) {
 	h.faultEvent(b, "crash")
 }
 
+// Restart replaces backend b's container process: a new runtime id, its
+// log and unsynced files gone.
 func (h *Host) Restart(b int) {
 	h.containers[b].Restart()
 	h.wiped[b], h.reconnected[b] = true, true
@@ -654,11 +656,14 @@ func (h *Host) Restart(b int) {
 	h.faultEvent(b, "restart")
 }
 
+// LoseIdentity makes backend b's connection report another runtime id (none:
+// no id) while its log stays intact.
 func (h *Host) LoseIdentity(b int, none bool) {
 	h.containers[b].LoseIdentity(none)
 	h.faultEvent(b, "lost-identity", "none="+strconv.FormatBool(none))
 }
 
+// Truncate shortens backend b's remote log without a new connection.
 func (h *Host) Truncate(b int) {
 	h.containers[b].TruncateLog()
 	h.wiped[b], h.reconnected[b] = true, false

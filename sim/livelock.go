@@ -87,6 +87,7 @@ func (e *LivelockError) Detail() string {
 	return b.String()
 }
 
+// Error is "sim: livelock: " and the Detail.
 func (e *LivelockError) Error() string { return "sim: livelock: " + e.Detail() }
 
 // Is makes errors.Is(err, ErrLivelock) hold.

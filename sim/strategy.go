@@ -45,7 +45,9 @@ const LabelStrategy = "strategy"
 
 // Uniform is the uniform random walk: every runnable actor is equally
 // likely at every choice point. It explores shallow interleavings well and
-// deep ones (one particular preemption among dozens of points) poorly.
+// deep ones (one particular preemption among dozens of points) poorly. Its
+// Begin keeps the step's stream, Pick draws uniformly from it, and String
+// is "uniform".
 type Uniform struct{ rng *rand.Rand }
 
 func (u *Uniform) Begin(rng *rand.Rand)              { u.rng = rng }
@@ -124,6 +126,8 @@ const PCTSteps = 12
 // bound by k.
 const maxPCTDepth = 3
 
+// Begin starts a Run: it forgets the last Run's priorities and tick
+// places and draws Depth-1 change points from the Run's own stream rng.
 func (p *PCT) Begin(rng *rand.Rand) {
 	p.rng, p.n, p.m, p.reads = rng, 0, 0, 0
 	p.readChange, p.readsSeen, p.atRead = 0, 0, false
@@ -340,9 +344,11 @@ func (p *PCT) ClockRead() { p.reads++ }
 // ClockReader is implemented by a strategy that wants to know when the
 // system under test reads the clock (the runtime tells the Run's strategy).
 type ClockReader interface {
+	// ClockRead is called each time the system under test reads the clock.
 	ClockRead()
 }
 
+// String is what the trace header prints: "pct d=<depth> k=<steps>".
 func (p *PCT) String() string {
 	return StrategyPCT + " d=" + strconv.Itoa(p.Depth) + " k=" + strconv.Itoa(p.Steps)
 }
