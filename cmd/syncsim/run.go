@@ -91,12 +91,15 @@ func cmdRun(e env, args []string) int {
 	if f.json {
 		log = e.stderr
 	}
+	// Listen for an interrupt before saying the sweep has started: a
+	// signal sent as soon as the start line shows (a script, a test, a
+	// quick Ctrl-C) would otherwise kill the process before any summary.
+	stop, release := notifyInterrupt(e, "run")
+	defer release()
 	fmt.Fprintln(log, startLine(sp, random))
 
 	bar := newProgress(e.stderr, !f.json, int64(sp.seeds()))
 	sp.progress = bar.set
-	stop, release := notifyInterrupt(e, "run")
-	defer release()
 	sp.stop = stop
 	sp.found = func(fl *failure, i int) {
 		if f.shrink {
