@@ -37,6 +37,7 @@ type Hooks interface {
 // caller there: the call happened, the caller never learns its outcome.
 type ReturnHooks interface {
 	Hooks
+	// Return is called after the blocking call at point returned.
 	Return(point string)
 }
 

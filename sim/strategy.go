@@ -178,6 +178,7 @@ func (p *PCT) ReadReturned() { p.atRead = true }
 // choice point comes right after a read of the intent store returned (the
 // host tells the Run's strategy just before that point).
 type ReadReturner interface {
+	// ReadReturned says the next choice point follows an intent-store read.
 	ReadReturned()
 }
 
