@@ -102,7 +102,7 @@ var Registry = []Property{
 	{Name: "durability", Spec: "6.1, 6.7", Basis: Predicted,
 		What: "across host restarts, intents, cursors and local files are exactly what was durably written"},
 	{Name: "alarm-progress", Spec: "1.3", Basis: Predicted,
-		What: "every alarm firing hands the due backends to RetryPendingSync and re-arms"},
+		What: "virtual time moves on: timers never fire more than 64 times at one instant (an alarm that re-arms at the instant it just handled)"},
 	{Name: "liveness-intents", Spec: "11 (liveness)", Basis: Predicted,
 		What: "after the fault-free tail no intent is stranded: each is exhausted or retried"},
 	{Name: "liveness-files", Spec: "11 (liveness)", Basis: Both,
