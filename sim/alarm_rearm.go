@@ -35,7 +35,9 @@ type timerListing struct {
 	settling bool
 }
 
-// wakerLister is the store as the Waker lists it.
+// wakerLister is the store as the Waker lists it, and as the seed
+// articles' host lists it when their store's alarm fires (ownerAlarm):
+// every timer callback's listing is a blocking point on both sides.
 type wakerLister struct{ h *Host }
 
 func (l wakerLister) List(ctx context.Context) ([]scheduler.Intent, error) {

@@ -127,19 +127,6 @@ func (h *Host) takeAlarmErr() error {
 	return err
 }
 
-// hostLister is the store as the host's own alarm code lists it (the seed
-// articles' host, ownerAlarm): past the fault wrapper, with no blocking
-// point.
-type hostLister struct{ h *Host }
-
-func (l hostLister) List(context.Context) ([]scheduler.Intent, error) {
-	intents, err := l.h.storedIntents()
-	if err != nil && l.h.alarmErr == nil {
-		l.h.alarmErr = err
-	}
-	return intents, err
-}
-
 // checkAfterFiring holds the Waker to its own contract right after one of
 // its timer callbacks returned (SPEC's one-alarm rule as scheduler.Waker
 // documents it: after a firing, the alarm is re-armed from a fresh
@@ -287,7 +274,7 @@ func (h *Host) syncOwnerAlarm() {
 // retries whatever is due, without waiting and without settling anything.
 func (h *Host) ownerAlarm() {
 	h.ownerTimer = nil
-	intents, err := hostLister{h}.List(h.ctx)
+	intents, err := wakerLister{h}.List(h.ctx) // a timer callback's listing: blocking points
 	if err != nil {
 		return
 	}
