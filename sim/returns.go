@@ -18,17 +18,19 @@ import (
 //
 // A post-return point is a choice point only when another actor can run:
 // with the caller alone runnable it costs a counter and a length test, and
-// no decision, switch or hook comes of it. So does the point before the
-// intent store's List, new too (the Waker's listing was no blocking point
-// before): the points before every other call take a decision even alone,
-// as they always did, and host restarts count those. It takes part in the Run like
-// any other decision (the strategy picks, PCT counts it as a choice point
-// and may place a change point there, a written schedule names who runs),
-// except that the host's cuts and cancels do not count it (step's OnSwitch
-// hook): a host restart or a cancel placed after the n-th decision lands
-// where it landed before this point existed. And a host restart never cuts
-// while an operation is held at a post-return point (heldAfter): it waits
-// for the next counted decision where none is. A crash there would end an
+// no decision, switch or hook comes of it (alone). The same holds for the
+// point before the intent store's List, new too: the Waker's listing was no
+// blocking point before. The points before every other call take a
+// decision even alone, as they always did.
+//
+// A contested post-return point takes part in the Run like any other
+// decision: the strategy picks, PCT counts it as a choice point and may
+// place a change point there, a written schedule names who runs. But the
+// host's cuts and cancels do not count it (step's OnSwitch hook), so a
+// host restart or a cancel placed after the n-th decision lands where it
+// did before these points existed. And a host restart never cuts while an
+// operation is held at a post-return point (heldAfter): it waits for the
+// next counted decision where none is. A crash there would end an
 // operation between a durable effect (an intent stored, a host write
 // saved) and its return, an outcome the judge cannot account for yet: it
 // learns an operation's intent writes and acknowledged host writes when
