@@ -67,9 +67,10 @@ func (l wakerLister) List(ctx context.Context) ([]scheduler.Intent, error) {
 	return intents, err
 }
 
-// rearmWaker re-arms the Waker and, when the re-arm listed the store,
-// notes that every intent stored before the call must now be served by
-// the alarm (checkRearmed).
+// rearmWaker re-arms the Waker and, when the re-arm returned without an
+// error (it listed the store, or a firing in flight absorbed it), notes
+// that every intent stored before the call must now be served by the alarm
+// (checkRearmed).
 func (h *Host) rearmWaker() error {
 	mark := h.sched.Mark()
 	err := h.waker.Rearm(h.ctx)
