@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
-	"github.com/syncsim/syncsim/sim/event"
 	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -78,27 +78,11 @@ func (h *Host) checkState() *Violation {
 	if v := h.checkLocalViews(); v != nil {
 		return v
 	}
-	if v := h.stepEnd(); v != nil {
+	if v := h.stepEnd(intents); v != nil {
 		return v
 	}
 	if v := h.traceSecrecy(); v != nil {
 		return v
-	}
-	want := h.model.Intents()
-	if !sameIntents(want, intents, h.cfg.TimePrecision) {
-		if d := cmp.Diff(render(want, h.t0), render(intents, h.t0)); d != "" {
-			return h.fail("intent-table", "stored intents: expected the model's, got the store's (-expected +got):\n"+d)
-		}
-	}
-	for _, in := range intents {
-		if slices.ContainsFunc(h.planted, func(p scheduler.Intent) bool {
-			return sameIntents([]scheduler.Intent{p}, []scheduler.Intent{in}, h.cfg.TimePrecision)
-		}) {
-			continue // host-written: the range is the library's promise
-		}
-		if in.Attempt < 1 || in.Attempt > h.opts.MaxAttempts {
-			return h.fail("attempt-range", fmt.Sprintf("intent %s: expected an attempt in 1..%d, got %d", h.intentText(in), h.opts.MaxAttempts, in.Attempt))
-		}
 	}
 	if h.checkRearmed("at the check, before the host re-armed", intents); h.violated != nil {
 		return h.violated
@@ -108,18 +92,12 @@ func (h *Host) checkState() *Violation {
 	}
 	// The alarm must never be later than the earliest live intent that was
 	// not handed over and left unchanged. The bound is re-derived here from
-	// the model's table and from the hand-overs the host made (never from
-	// the host's own settled set: a host rule that settles an intent it did
-	// not hand over, as the planted time-based one does, is caught at the
-	// step that strands the intent rather than at the end of the run). With
-	// a coarser TimePrecision the two tables agree only up to it, and the
-	// host hands over what the store holds, so the bound comes from the
-	// store's table instead.
-	bound := want
-	if h.cfg.TimePrecision > 0 {
-		bound = intents
-	}
-	if d := h.alarmMismatch(bound, h.alarm, h.alarmSet); d != "" {
+	// the stored table, which property intent-table has just held to the
+	// model's, and from the hand-overs the host made (never from the host's
+	// own settled set: a host rule that settles an intent it did not hand
+	// over, as the planted time-based one does, is caught at the step that
+	// strands the intent rather than at the end of the run).
+	if d := h.alarmMismatch(intents, h.alarm, h.alarmSet); d != "" {
 		return h.fail("alarm", d)
 	}
 	return nil
@@ -192,36 +170,6 @@ func (h *Host) alarmDue(in scheduler.Intent) (due time.Time, ok bool) {
 	return due, true
 }
 
-// sameIntents is a fast path for the intent-table check: true only when
-// the two tables are field-for-field identical, so that they render
-// identically; otherwise the rendered tables are compared.
-func sameIntents(a, b []scheduler.Intent, precision time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		// Equal, not ==: the same instant read in another location (a
-		// store that returns UTC) is the same NotBefore.
-		if x.Backend != y.Backend || x.Attempt != y.Attempt || !x.NotBefore.Truncate(precision).Equal(y.NotBefore.Truncate(precision)) ||
-			!eqPtr(x.RuntimeID, y.RuntimeID) || !eqPtr(x.TargetCursor, y.TargetCursor) {
-			return false
-		}
-	}
-	return true
-}
-
-// render prints intents for a diff with NotBefore since the clock's start
-// to the nanosecond (the store is compared to the nanosecond).
-func render(in []scheduler.Intent, t0 time.Time) []string {
-	out := make([]string, len(in))
-	exact := func(b []byte, t time.Time) []byte { return append(b, event.OffsetExact(t.Sub(t0))...) }
-	for i, x := range in {
-		out[i] = string(faults.AppendIntent(nil, x, exact))
-	}
-	return out
-}
-
 // maxTailRounds bounds the liveness tail's alarm firings.
 const maxTailRounds = 256
 
@@ -257,7 +205,11 @@ func (h *Host) Liveness() *Violation {
 	if v := h.Advance(h.opts.MaxDelay); v != nil {
 		return v
 	}
-	for _, in := range h.model.Intents() {
+	left, err := h.storedIntents()
+	if err != nil {
+		return h.failStore("durability", err)
+	}
+	for _, in := range left {
 		if in.Attempt < h.opts.MaxAttempts {
 			return h.fail("liveness-intents", fmt.Sprintf("intent %s: expected exhausted or an alarm to retry it, got neither (stranded)", h.intentText(in)))
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/event"
+	"github.com/syncsim/syncsim/sim/oracle"
 )
 
 // The intent-store probe, the local store probe's twin (host_storeprobe.go)
@@ -86,7 +88,7 @@ func (h *Host) probeIntentStore(store scheduler.Scheduler) {
 		for _, id := range slices.Sorted(maps.Keys(table)) {
 			want = append(want, table[id])
 		}
-		if !sameIntents(want, got, h.cfg.TimePrecision) {
+		if !oracle.SameIntents(want, got, h.cfg.TimePrecision) {
 			fail(call+", then list", render(want, t0), render(got, t0))
 		}
 	}
@@ -120,7 +122,7 @@ func (h *Host) probeIntentStore(store scheduler.Scheduler) {
 			case ok != has:
 				fail("get "+strconv.Quote(id), has, ok)
 				return
-			case ok && !sameIntents([]scheduler.Intent{want}, []scheduler.Intent{got}, h.cfg.TimePrecision):
+			case ok && !oracle.SameIntents([]scheduler.Intent{want}, []scheduler.Intent{got}, h.cfg.TimePrecision):
 				fail("get "+strconv.Quote(id), render([]scheduler.Intent{want}, t0), render([]scheduler.Intent{got}, t0))
 				return
 			}
@@ -185,4 +187,15 @@ func probeIntent(r *rand.Rand, id string, t0 time.Time, table map[string]schedul
 		in.TargetCursor = &c
 	}
 	return in
+}
+
+// render prints intents for a diff with NotBefore since the clock's start
+// to the nanosecond (the store is compared to the nanosecond).
+func render(in []scheduler.Intent, t0 time.Time) []string {
+	out := make([]string, len(in))
+	exact := func(b []byte, t time.Time) []byte { return append(b, event.OffsetExact(t.Sub(t0))...) }
+	for i, x := range in {
+		out[i] = string(faults.AppendIntent(nil, x, exact))
+	}
+	return out
 }

@@ -5,13 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/google/go-cmp/cmp"
-	"github.com/syncsim/syncsim/scheduler"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/syncsim/syncsim/scheduler"
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim/event"
@@ -693,10 +695,20 @@ func (h *Host) faultEvent(b int, kind string, details ...string) {
 	h.event("-", "fault", append([]string{"kind=" + kind, "backend=" + h.names[b]}, details...)...)
 }
 
-// IntentDue returns the NotBefore of backend b's stored intent, if any.
+// IntentDue returns the NotBefore of backend b's stored intent, if any,
+// as the intent store lists it (false too when the listing fails: the
+// check after the next step reports that).
 func (h *Host) IntentDue(b int) (time.Time, bool) {
-	in, ok := h.model.Intent(h.names[b])
-	return in.NotBefore, ok
+	intents, err := h.storedIntents()
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, in := range intents {
+		if in.Backend == h.names[b] {
+			return in.NotBefore, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // drainRecords copies the runtime's and the store's new record entries into
@@ -849,8 +861,7 @@ func (h *Host) plantIntent(b int, attempt int, fence Fence, from scheduler.Curso
 		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}
 	h.noteHostWrite(in.Backend)
-	h.model = h.model.Plant(in)
-	h.planted = append(slices.DeleteFunc(h.planted, func(p scheduler.Intent) bool { return p.Backend == in.Backend }), in)
+	h.appendEvent(history.Event{Kind: history.IntentPlanted, Intent: &in})
 	h.event("-", "plant", "intent="+h.intentText(in))
 	return h.checkState()
 }

@@ -27,6 +27,11 @@ type Event struct {
 	Op      *Op               // OpReturned
 	Local   *Local            // LocalCall
 	Failure *StoreFailure     // StoreFailed
+	Intent  *scheduler.Intent // IntentPlanted
+	// Intents is the intent store's listing, sorted by backend, at
+	// StepEnd: taken by the driver between steps (nil when the run has no
+	// intent store).
+	Intents []scheduler.Intent
 }
 
 // Op is an operation as it returned: what it was asked to do and what it
@@ -62,6 +67,29 @@ type Op struct {
 	// StepMarks holds each backend's record position when the operation's
 	// step began: the runtime calls since then are Runtime(b, StepMarks[b]).
 	StepMarks []int
+	// StoreMark is the intent store's record position when the step
+	// began: the operation's store calls are Records.StoreSince(StoreMark)
+	// made by its actor.
+	StoreMark int
+	// Begun is when the operation's actor first ran (a retry's batch
+	// started no earlier: its wall-time budget is bounded from it).
+	Begun time.Time
+	// PushRevReads are the reads of the backend's scalar pushRev the
+	// operation made (SPEC 6.3 step 1), as the local-store model answers
+	// them, in order.
+	PushRevReads []PushRevRead
+	// FetchCursor is the local store's fetch cursor of the backend, read
+	// by the driver when the operation returned and the cursor cannot
+	// have moved back since its pull (AtTargetReadable); nil otherwise.
+	FetchCursor *scheduler.Cursor
+}
+
+// PushRevRead is one read of a backend's scalar pushRev: Pos is the
+// backend's record position at the read (the read belongs to the first
+// fetch recorded after it), Rev what the store held.
+type PushRevRead struct {
+	Pos int
+	Rev int64
 }
 
 // Local is a call into the workspace's local store that the store carried

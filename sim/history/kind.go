@@ -28,7 +28,8 @@ const (
 	OpReturned
 	// StepEnd: every actor of a step ran to its end and every operation
 	// that finished was appended; the host's state is between steps.
-	// Not appended for a step cut by a host restart.
+	// Not appended for a step cut by a host restart. Intents holds the
+	// intent store's listing.
 	StepEnd
 	// LocalCall: a call of the workspace into its local store that the
 	// store carried out, made by Actor on the backend Backend (-1: a
@@ -41,19 +42,23 @@ const (
 	// the local state). Failure holds it. The intent store's record shows
 	// the workspace's own calls that failed so (faults.StoreCall.Uninjected).
 	StoreFailed
+	// IntentPlanted: the host wrote Intent into the intent store itself
+	// (the planted intents of a scenario), as a host of the original may.
+	IntentPlanted
 
 	kindCount // the number of kinds plus one
 )
 
 var kindNames = [...]string{
-	HostStart:   "host-start",
-	RuntimeCall: "runtime-call",
-	StoreCall:   "store-call",
-	GateWait:    "gate-wait",
-	OpReturned:  "op-returned",
-	StepEnd:     "step-end",
-	LocalCall:   "local-call",
-	StoreFailed: "store-failed",
+	HostStart:     "host-start",
+	RuntimeCall:   "runtime-call",
+	StoreCall:     "store-call",
+	GateWait:      "gate-wait",
+	OpReturned:    "op-returned",
+	StepEnd:       "step-end",
+	LocalCall:     "local-call",
+	StoreFailed:   "store-failed",
+	IntentPlanted: "intent-planted",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.
