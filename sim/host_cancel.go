@@ -2,8 +2,6 @@ package sim
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -209,33 +207,6 @@ func (h *Host) endCancelStep() {
 	h.cancelDone = false
 }
 
-// judgeCancelled settles a cancelled operation (cancelled is false for any
-// other): the cancel property.
-func (h *Host) judgeCancelled(f finished, calls []faults.Call) (v *Violation, cancelled bool) {
-	if !h.cancelled[f.actor] {
-		return nil, false
-	}
-	if !errors.Is(f.err, context.Canceled) {
-		return h.fail("cancel", fmt.Sprintf("%s: cancelled while parked before any call, returned %v, want the context's error", f.actor, f.err)), true
-	}
-	if store := h.storeCallCount(f); len(calls) > 0 || store > 0 {
-		return h.fail("cancel", fmt.Sprintf("%s: cancelled while parked before any call, then made %d runtime and %d intent-store calls", f.actor, len(calls), store)), true
-	}
-	return nil, true
-}
-
 // tickWaitPoint is where a tick actor waits its drawn decisions: not a call
 // of an operation.
 const tickWaitPoint = "tick-wait"
-
-// storeCallCount is how many intent-store calls f's actor made since its
-// step began.
-func (h *Host) storeCallCount(f finished) int {
-	n := 0
-	for _, c := range h.sched.CallsView(f.storeMark) {
-		if c.Actor == f.actor {
-			n++
-		}
-	}
-	return n
-}

@@ -20,8 +20,8 @@ func (h *Host) judge(f finished) *Violation {
 	if v := h.opReturned(f, calls); v != nil {
 		return v
 	}
-	if v, cancelled := h.judgeCancelled(f, calls); cancelled {
-		return v
+	if h.cancelled[f.actor] {
+		return nil // parked before any call: property cancel's alone
 	}
 	if v := h.judgeSecrecy(f); v != nil {
 		return v

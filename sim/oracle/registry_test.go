@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,25 +49,30 @@ func TestSelectionRefusesAnUnknownName(t *testing.T) {
 // Select builds one checker per selected property or family and reports
 // the selected properties the driver still judges.
 func TestSelectBuildsTheSelectedCheckers(t *testing.T) {
-	j, driver, err := Select([]string{"handle-leak", "model"})
+	j, _, err := Select([]string{"handle-leak", "model", "error-class"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(j.checkers) != 1 {
-		t.Fatalf("expected one checker (handle-leak), got %d", len(j.checkers))
+	if got := strings.Join(j.names, ","); got != "model,handle-leak" {
+		t.Fatalf("expected the checkers model (one for its family) and handle-leak, in registry order, got %s", got)
 	}
 	if !j.Reads().Has(history.StepEnd) {
 		t.Fatal("expected the judge to read step ends")
 	}
-	if !strings.Contains(strings.Join(driver, " "), "model") {
-		t.Fatalf("expected model among the driver's, got %v", driver)
-	}
-	none, _, err := Select([]string{"model"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if none.Reads() != 0 {
-		t.Fatalf("expected a judge that reads nothing, got %s", none.Reads())
+	for _, p := range Registry {
+		if p.InOracle() {
+			continue
+		}
+		none, driver, err := Select([]string{p.Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(driver, p.Name) {
+			t.Fatalf("expected %s among the driver's, got %v", p.Name, driver)
+		}
+		if none.Reads() != 0 {
+			t.Fatalf("expected a judge that reads nothing, got %s", none.Reads())
+		}
 	}
 }
 
