@@ -41,10 +41,10 @@
 //	intent-table             11.1, 11.2                   predicted           checker
 //	attempt-range            11.2                         record              checker
 //	alarm                    1.3, 11 (one alarm)          predicted           driver
-//	no-deadlock              5.1                          driver              driver
+//	no-deadlock              5.1                          driver              checker
 //	hang                     —                            driver              driver
-//	livelock                 —                            driver              driver
-//	no-panic                 —                            driver              driver
+//	livelock                 —                            driver              checker
+//	no-panic                 —                            driver              checker
 //	retry-never-reexecs      11.6                         record              checker
 //	complete-on-own-runtime  7, 11.4                      record              checker
 //	durability               6.1, 6.7                     predicted           driver
@@ -56,7 +56,7 @@
 //	host-write               6.1                          predicted           driver
 //	store-error              —                            record              checker
 //	secrecy                  1.4                          predicted           driver
-//	timer-escape             —                            driver              driver
+//	timer-escape             —                            driver              checker
 //	dispatch-once            11.6                         record              checker
 //	exit-code                3.1                          record              checker
 //	connect-bound            5.2, 11.10                   record              checker

@@ -56,6 +56,22 @@ func (h *Host) stepEnd(intents []scheduler.Intent) *Violation {
 	return h.violated
 }
 
+// driverFailed records a failure of the run itself (history.DriverFailed:
+// a panic, a deadlock, a livelock, an escaped timer) and returns the run's
+// violation, which oracle.DriverChecker reports. The history's judge is
+// built before anything can fail (NewHost begins it first), so only a host
+// whose building failed has none, and then the violation is kept as is.
+func (h *Host) driverFailed(property, detail string) *Violation {
+	if h.violated != nil {
+		return h.violated
+	}
+	h.appendEvent(history.Event{Kind: history.DriverFailed, Driver: &history.DriverFailure{Property: property, Detail: detail}})
+	if h.violated == nil {
+		return h.fail(property, detail)
+	}
+	return h.violated
+}
+
 // History returns the run's history so far.
 func (h *Host) History() *history.History { return &h.hist }
 

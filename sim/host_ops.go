@@ -403,7 +403,7 @@ func (h *Host) step(cut int) *Violation {
 		return h.violated // store-error, found at a call or in the record
 	}
 	if err != nil {
-		return h.fail("no-panic", fmt.Sprintf("actor failed: %v", err))
+		return h.driverFailed("no-panic", fmt.Sprintf("actor failed: %v", err))
 	}
 	if cut == 0 && len(parked) > 0 {
 		return h.failDeadlock(fmt.Sprintf("actors parked forever: %v", parked))
@@ -420,7 +420,7 @@ func (h *Host) step(cut int) *Violation {
 		return h.failStore("durability", err)
 	}
 	if esc := h.clock.Escapes(); len(esc) > 0 {
-		return h.fail("timer-escape", "the system under test used timers the simulation cannot schedule: "+strings.Join(esc, "; "))
+		return h.driverFailed("timer-escape", "the system under test used timers the simulation cannot schedule: "+strings.Join(esc, "; "))
 	}
 	h.noteAlarm()
 	if cut > 0 {

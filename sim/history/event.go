@@ -28,6 +28,7 @@ type Event struct {
 	Local   *Local            // LocalCall
 	Failure *StoreFailure     // StoreFailed
 	Intent  *scheduler.Intent // IntentPlanted
+	Driver  *DriverFailure    // DriverFailed
 	// Intents is the intent store's listing, sorted by backend, at
 	// StepEnd: taken by the driver between steps (nil when the run has no
 	// intent store).
@@ -82,6 +83,12 @@ type Op struct {
 	// by the driver when the operation returned and the cursor cannot
 	// have moved back since its pull (AtTargetReadable); nil otherwise.
 	FetchCursor *scheduler.Cursor
+}
+
+// DriverFailure is a failure of the run itself the driver saw: the
+// property it breaks and what was seen.
+type DriverFailure struct {
+	Property, Detail string
 }
 
 // PushRevRead is one read of a backend's scalar pushRev: Pos is the

@@ -45,6 +45,14 @@ const (
 	// IntentPlanted: the host wrote Intent into the intent store itself
 	// (the planted intents of a scenario), as a host of the original may.
 	IntentPlanted
+	// DriverFailed: the driver saw the run itself fail — an operation,
+	// a timer callback or a host call panicked (no-panic), actors parked
+	// with nothing to wake them (no-deadlock), actors switching while no
+	// operation finishes (livelock), a timer the simulation cannot
+	// schedule (timer-escape). Driver holds it. (A hang is found by the
+	// watchdog on another goroutine, after the run's own were frozen:
+	// it is the run's verdict without an event.)
+	DriverFailed
 
 	kindCount // the number of kinds plus one
 )
@@ -59,6 +67,7 @@ var kindNames = [...]string{
 	LocalCall:     "local-call",
 	StoreFailed:   "store-failed",
 	IntentPlanted: "intent-planted",
+	DriverFailed:  "driver-failed",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

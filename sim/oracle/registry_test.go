@@ -9,7 +9,7 @@ import (
 )
 
 // Every registry entry is complete and named once; a family's members
-// share one constructor.
+// share one constructor; the driver's own failures are one family.
 func TestRegistryEntriesAreComplete(t *testing.T) {
 	seen := map[string]bool{}
 	for _, p := range Registry {
@@ -23,8 +23,8 @@ func TestRegistryEntriesAreComplete(t *testing.T) {
 		if p.New != nil && p.Reads() == 0 {
 			t.Errorf("property %s: its checker reads nothing", p.Name)
 		}
-		if p.Basis == Driver && p.Family != "" {
-			t.Errorf("property %s: a driver failure belongs to no family", p.Name)
+		if p.Basis == Driver && p.New != nil && p.Family != "driver" {
+			t.Errorf("property %s: a driver failure the driver records is family driver's (DriverChecker)", p.Name)
 		}
 	}
 }
@@ -53,8 +53,8 @@ func TestSelectBuildsTheSelectedCheckers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(j.names, ","); got != "model,handle-leak" {
-		t.Fatalf("expected the checkers model (one for its family) and handle-leak, in registry order, got %s", got)
+	if got := strings.Join(j.names, ","); got != "model,driver,handle-leak" {
+		t.Fatalf("expected the checkers model (one for its family), driver (always) and handle-leak, in registry order, got %s", got)
 	}
 	if !j.Reads().Has(history.StepEnd) {
 		t.Fatal("expected the judge to read step ends")
@@ -70,8 +70,8 @@ func TestSelectBuildsTheSelectedCheckers(t *testing.T) {
 		if !slices.Contains(driver, p.Name) {
 			t.Fatalf("expected %s among the driver's, got %v", p.Name, driver)
 		}
-		if none.Reads() != 0 {
-			t.Fatalf("expected a judge that reads nothing, got %s", none.Reads())
+		if none.Reads() != history.Of(history.DriverFailed) {
+			t.Fatalf("expected a judge that reads the driver's failures alone, got %s", none.Reads())
 		}
 	}
 }
