@@ -17,7 +17,9 @@ type storeRecords struct{ store []faults.StoreCall }
 
 func (r storeRecords) RuntimeSince(int, int) []faults.Call { return nil }
 
-func (r storeRecords) StoreSince(mark int) []faults.StoreCall { return r.store[min(mark, len(r.store)):] }
+func (r storeRecords) StoreSince(mark int) []faults.StoreCall {
+	return r.store[min(mark, len(r.store)):]
+}
 
 // An operation cancelled while parked before any call returns its
 // context's error and makes no call; one that was not cancelled so is
