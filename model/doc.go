@@ -49,10 +49,10 @@
 //	complete-on-own-runtime  7, 11.4                      record              checker
 //	durability               6.1, 6.7                     predicted           driver
 //	alarm-progress           1.3                          predicted           driver
-//	liveness-intents         11 (liveness)                predicted           driver
-//	liveness-files           11 (liveness)                predicted + record  driver
-//	liveness-push            6.6, 8.3                     predicted + record  driver
-//	liveness-converge        6.3, 6.4, 6.6                predicted + record  driver
+//	liveness-intents         11 (liveness)                predicted           checker
+//	liveness-files           11 (liveness)                predicted + record  checker
+//	liveness-push            6.6, 8.3                     predicted + record  checker
+//	liveness-converge        6.3, 6.4, 6.6                predicted + record  checker
 //	host-write               6.1                          predicted           driver
 //	store-error              —                            record              checker
 //	secrecy                  1.4                          predicted           driver

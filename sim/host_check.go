@@ -1,18 +1,14 @@
 package sim
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/sim/oracle"
-	"github.com/syncsim/syncsim/workspace"
 )
 
 // Violation is a broken property: which one, and what was seen.
@@ -196,7 +192,8 @@ func (h *Host) Liveness() *Violation {
 	}
 	for round := 0; h.alarmSet; round++ {
 		if round == maxTailRounds {
-			return h.fail("liveness-intents", fmt.Sprintf("alarm still set after %d firings", maxTailRounds))
+			h.appendEvent(history.Event{Kind: history.TailBegan, Tail: &history.Tail{AlarmStuck: true, Rounds: maxTailRounds}})
+			return h.violated
 		}
 		if v := h.Advance(max(h.alarm.Sub(h.clock.Now()), 0)); v != nil {
 			return v
@@ -209,16 +206,16 @@ func (h *Host) Liveness() *Violation {
 	if err != nil {
 		return h.failStore("durability", err)
 	}
-	for _, in := range left {
-		if in.Attempt < h.opts.MaxAttempts {
-			return h.fail("liveness-intents", fmt.Sprintf("intent %s: expected exhausted or an alarm to retry it, got neither (stranded)", h.intentText(in)))
-		}
+	h.appendEvent(history.Event{Kind: history.TailBegan, Intents: left, Tail: &history.Tail{}})
+	if h.violated != nil {
+		return h.violated
 	}
 	h.drainRecords()
 	tailFrom := append([]int(nil), h.marks...)
 	tailPushed := make([]int, len(h.containers))
 	tailNames := make([]string, len(h.containers))
 	firstPulls := make([]tailPull, len(h.containers))
+	pushErrs, pullErrs := make([]error, len(h.containers)), make([]error, len(h.containers))
 	for i := range h.containers {
 		name := h.actorName("tail", i)
 		tailNames[i] = name
@@ -233,20 +230,31 @@ func (h *Host) Liveness() *Violation {
 			_, err := ws.Pull(h.ctx, b)
 			firstPulls[i] = tailPull{err: err, upTo: h.containers[i].Mark()}
 			n, err := ws.Push(h.ctx, b)
-			if err != nil {
-				h.fail("liveness-files", fmt.Sprintf("tail push %s: %v", b, err))
+			if pushErrs[i] = err; err != nil {
 				return
 			}
 			tailPushed[i] = n
-			if _, err := ws.Pull(h.ctx, b); err != nil {
-				h.fail("liveness-files", fmt.Sprintf("tail pull %s: %v", b, err))
-			}
+			_, pullErrs[i] = ws.Pull(h.ctx, b)
 		})
 	}
 	if parked, err := h.rt.Run(); err != nil || len(parked) > 0 {
 		return h.failDeadlock(fmt.Sprintf("tail: %v parked %v", err, parked))
 	}
 	h.drainRecords()
+	if h.violated != nil {
+		return h.violated
+	}
+	// The push and the second pull of every backend must succeed, faults
+	// off (liveness-files).
+	for i := range h.containers {
+		for _, op := range []struct {
+			kind string
+			err  error
+		}{{"tail-push", pushErrs[i]}, {"tail-sync", pullErrs[i]}} {
+			h.appendEvent(history.Event{Kind: history.OpReturned, Actor: tailNames[i], Backend: i,
+				Op: &history.Op{Kind: op.kind, Err: op.err, StepMarks: tailFrom, StoreMark: h.sched.Mark()}})
+		}
+	}
 	if h.violated != nil {
 		return h.violated
 	}
@@ -261,121 +269,22 @@ func (h *Host) Liveness() *Violation {
 		}
 	}
 	h.listed.reset() // the tail moved the stores on since the last check
+	tail := &history.Tail{Backends: make([]history.TailBackend, len(h.containers))}
 	for i, c := range h.containers {
 		local, err := h.localFiles(i)
 		if err != nil {
 			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
-		remote := c.Files()
-		if h.syncNone(i) {
-			if v := h.checkSyncless(h.names[i], local, remote); v != nil {
-				return v
-			}
-			continue
-		}
-		if h.wiped[i] && !h.oracle.Truncs.IsBlind(i) {
-			if v := h.checkConverged(h.names[i], local, remote); v != nil {
-				return v
-			}
-		}
-		if h.wiped[i] && !h.reconnected[i] {
-			continue
-		}
-		if h.wiped[i] {
-			// The runtime lost its log: what it made is gone for good, but
-			// the host must have re-baselined its own writes onto the new
-			// one (reconcile resets the push cursor, SPEC 8.3).
-			if d := diffFiles(hostWritten(local), hostWritten(remote)); d != "" {
-				return h.fail("liveness-push", fmt.Sprintf("backend %s: host-side files not re-pushed after the remote lost its log (-local +remote):\n%s", h.names[i], d))
-			}
-			continue
-		}
-		if d := diffFiles(local, remote); d != "" {
-			return h.fail("liveness-files", fmt.Sprintf("backend %s: local files differ from remote (-local +remote):\n%s", h.names[i], d))
-		}
+		tail.Backends[i] = history.TailBackend{Local: local, Remote: c.Files(),
+			LogLost: h.wiped[i], Reconnected: h.reconnected[i], Blind: h.oracle.Truncs.IsBlind(i)}
+	}
+	h.appendEvent(history.Event{Kind: history.TailEnded, Tail: tail})
+	if h.violated != nil {
+		return h.violated
 	}
 	h.event("-", "liveness", "ok")
 	return h.traceSecrecy()
 }
 
-// checkSyncless is liveness-files for a backend whose handles do not sync
-// (SPEC 4, sync "none"): nothing ever travels, so after the tail the local
-// store holds only the host's own writes and the remote none of them.
-func (h *Host) checkSyncless(name string, local, remote []workspace.File) *Violation {
-	for _, f := range local {
-		if !strings.HasPrefix(f.Path, hostPrefix) {
-			return h.fail("liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its local store holds the remote's %s", name, f.Path))
-		}
-	}
-	for _, f := range remote {
-		if strings.HasPrefix(f.Path, hostPrefix) {
-			return h.fail("liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its remote holds the host's %s", name, f.Path))
-		}
-	}
-	return nil
-}
-
 // syncNone reports whether backend b's handles do not sync (Config.SyncNone).
 func (h *Host) syncNone(b int) bool { return h.cfg.SyncNone != "" && BackendLabel(b) == h.cfg.SyncNone }
-
-// checkConverged is liveness-converge: after the fault-free tail, even a
-// backend whose log was truncated or replaced has every file its remote
-// holds now, container-side, with the remote's content — the divergence
-// reset and reconcile (SPEC 6.3, 6.4, 6.6) must have brought the new log
-// in. Files the old log made may linger locally (a deletion lost with the
-// log is never replayed), and host-side files are liveness-push's.
-func (h *Host) checkConverged(name string, local, remote []workspace.File) *Violation {
-	have := oracle.IndexFiles(local)
-	for _, f := range remote {
-		if strings.HasPrefix(f.Path, hostPrefix) {
-			continue
-		}
-		got, ok := have.Get(f.Path)
-		if !ok || !bytes.Equal(got, f.Content) {
-			return h.fail("liveness-converge", fmt.Sprintf("backend %s: after its log was lost and the fault-free tail, remote %s (rev %d) = %q is not in the local store (local has %q, present %t)",
-				name, f.Path, f.Rev, f.Content, got, ok))
-		}
-	}
-	return nil
-}
-
-func diffFiles(local, remote []workspace.File) string {
-	// The usual case compares in place: the views copy every content, a
-	// few megabytes for a run with big files, only to describe a
-	// difference.
-	if slices.EqualFunc(local, remote, func(a, b workspace.File) bool {
-		return a.Path == b.Path && bytes.Equal(a.Content, b.Content)
-	}) {
-		return ""
-	}
-	return cmp.Diff(viewFiles(local), viewFiles(remote))
-}
-
-// fileView is what the liveness property compares of a file: its path and
-// content (revisions differ between the two sides by design).
-type fileView struct {
-	Path    string
-	Content string
-}
-
-func viewFiles(fs []workspace.File) []fileView {
-	out := make([]fileView, len(fs))
-	for i, f := range fs {
-		out[i] = fileView{Path: f.Path, Content: string(f.Content)}
-	}
-	return out
-}
-
-// hostPrefix is where host-side writes live (SpawnWrite); the container
-// writes elsewhere, so the two never collide.
-const hostPrefix = "/host/"
-
-func hostWritten(fs []workspace.File) []workspace.File {
-	var out []workspace.File
-	for _, f := range fs {
-		if strings.HasPrefix(f.Path, hostPrefix) {
-			out = append(out, f)
-		}
-	}
-	return out
-}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/syncsim/syncsim/scheduler"
 
 	"github.com/syncsim/syncsim/faults"
@@ -694,6 +693,10 @@ func (h *Host) faultEvent(b int, kind string, details ...string) {
 	h.stats.Faults[kind]++
 	h.event("-", "fault", append([]string{"kind=" + kind, "backend=" + h.names[b]}, details...)...)
 }
+
+// hostPrefix is where host-side writes live; the container writes
+// elsewhere, so the two never collide.
+const hostPrefix = oracle.HostPrefix
 
 // IntentDue returns the NotBefore of backend b's stored intent, if any,
 // as the intent store lists it (false too when the listing fails: the

@@ -29,6 +29,7 @@ type Event struct {
 	Failure *StoreFailure     // StoreFailed
 	Intent  *scheduler.Intent // IntentPlanted
 	Driver  *DriverFailure    // DriverFailed
+	Tail    *Tail             // TailBegan, TailEnded
 	// Intents is the intent store's listing, sorted by backend, at
 	// StepEnd: taken by the driver between steps (nil when the run has no
 	// intent store).
@@ -83,6 +84,31 @@ type Op struct {
 	// by the driver when the operation returned and the cursor cannot
 	// have moved back since its pull (AtTargetReadable); nil otherwise.
 	FetchCursor *scheduler.Cursor
+}
+
+// Tail is the liveness tail's state (Liveness): environment facts the
+// driver read, never the system under test's.
+type Tail struct {
+	// AlarmStuck: at TailBegan, the alarm was still set after Rounds
+	// firings, and the tail gave up.
+	AlarmStuck bool
+	Rounds     int
+	// Backends holds, at TailEnded, each backend's state by index.
+	Backends []TailBackend
+}
+
+// TailBackend is one backend at the end of the liveness tail.
+type TailBackend struct {
+	// Local and Remote are the local store's files and the container's,
+	// sorted by path; shared with the driver, read-only.
+	Local, Remote []workspace.File
+	// LogLost: the runtime lost its log at some point of the run.
+	// Reconnected: the last loss broke the connections, so the host had
+	// to reconnect and reconcile (SPEC 8.5).
+	LogLost, Reconnected bool
+	// Blind: a truncation outran what the host could see, so the remote's
+	// new log need not be in the local store (liveness-converge).
+	Blind bool
 }
 
 // DriverFailure is a failure of the run itself the driver saw: the

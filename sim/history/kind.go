@@ -53,6 +53,13 @@ const (
 	// watchdog on another goroutine, after the run's own were frozen:
 	// it is the run's verdict without an event.)
 	DriverFailed
+	// TailBegan: the liveness tail ran every alarm out (or gave up after
+	// Tail.Rounds firings, Tail.AlarmStuck) and waited the longest delay,
+	// faults off; Intents is the intent store's listing then.
+	TailBegan
+	// TailEnded: the tail pushed and pulled every backend; Tail holds each
+	// backend's local and remote files then.
+	TailEnded
 
 	kindCount // the number of kinds plus one
 )
@@ -68,6 +75,8 @@ var kindNames = [...]string{
 	StoreFailed:   "store-failed",
 	IntentPlanted: "intent-planted",
 	DriverFailed:  "driver-failed",
+	TailBegan:     "tail-began",
+	TailEnded:     "tail-ended",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

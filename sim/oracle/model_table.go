@@ -33,7 +33,7 @@ func (c *ModelChecker) judgeTable(e *history.Event) bool {
 			continue // host-written: the range is the library's promise
 		}
 		if in.Attempt < 1 || in.Attempt > c.opts.MaxAttempts {
-			return c.fail("attempt-range", fmt.Sprintf("intent %s: expected an attempt in 1..%d, got %d", c.intentText(in), c.opts.MaxAttempts, in.Attempt))
+			return c.fail("attempt-range", fmt.Sprintf("intent %s: expected an attempt in 1..%d, got %d", intentText(in, c.setup.T0), c.opts.MaxAttempts, in.Attempt))
 		}
 	}
 	return false
@@ -71,9 +71,9 @@ func (c *ModelChecker) render(in []scheduler.Intent) []string {
 }
 
 // intentText prints in as the trace does: NotBefore as a time since the
-// run's start.
-func (c *ModelChecker) intentText(in scheduler.Intent) string {
+// run's start, t0.
+func intentText(in scheduler.Intent, t0 time.Time) string {
 	return string(faults.AppendIntent(nil, in, func(b []byte, t time.Time) []byte {
-		return event.AppendOffset(b, t.Sub(c.setup.T0))
+		return event.AppendOffset(b, t.Sub(t0))
 	}))
 }
