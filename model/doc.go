@@ -47,7 +47,7 @@
 //	no-panic                 —                            driver              checker
 //	retry-never-reexecs      11.6                         record              checker
 //	complete-on-own-runtime  7, 11.4                      record              checker
-//	durability               6.1, 6.7                     predicted           driver
+//	durability               6.1, 6.7                     predicted           checker
 //	alarm-progress           1.3                          predicted           driver
 //	liveness-intents         11 (liveness)                predicted           checker
 //	liveness-files           11 (liveness)                predicted + record  checker

@@ -30,6 +30,7 @@ type Event struct {
 	Intent  *scheduler.Intent // IntentPlanted
 	Driver  *DriverFailure    // DriverFailed
 	Tail    *Tail             // TailBegan, TailEnded
+	Durable *Durable          // LocalReopened
 	// Intents is the intent store's listing, sorted by backend, at
 	// StepEnd: taken by the driver between steps (nil when the run has no
 	// intent store).
@@ -111,8 +112,27 @@ type TailBackend struct {
 	Blind bool
 }
 
-// DriverFailure is a failure of the run itself the driver saw: the
-// property it breaks and what was seen.
+// Durable is the local store's durable state around a host restart:
+// Before, read from the store the crashed host held, and After, from the
+// one the new host opened, backend by backend in the same order.
+type Durable struct {
+	Before, After []LocalBackend
+}
+
+// LocalBackend is everything the local store holds durably for one
+// backend: files with content and revision, the fetch cursor, the
+// path-aware push cursor, the legacy scalar pushRev and the local
+// revision.
+type LocalBackend struct {
+	Files   []workspace.File
+	Fetch   scheduler.Cursor
+	Push    scheduler.Cursor
+	PushRev int64
+	Rev     int64
+}
+
+// DriverFailure is what the driver saw fail (DriverFailed): the property
+// it breaks and what was seen.
 type DriverFailure struct {
 	Property, Detail string
 }

@@ -45,13 +45,17 @@ const (
 	// IntentPlanted: the host wrote Intent into the intent store itself
 	// (the planted intents of a scenario), as a host of the original may.
 	IntentPlanted
-	// DriverFailed: the driver saw the run itself fail — an operation,
-	// a timer callback or a host call panicked (no-panic), actors parked
+	// DriverFailed: the driver cannot go on with the run: an operation, a
+	// timer callback or a host call panicked (no-panic), actors parked
 	// with nothing to wake them (no-deadlock), actors switching while no
 	// operation finishes (livelock), a timer the simulation cannot
-	// schedule (timer-escape). Driver holds it. (A hang is found by the
-	// watchdog on another goroutine, after the run's own were frozen:
-	// it is the run's verdict without an event.)
+	// schedule (timer-escape), or a call the host made itself into a
+	// store failed for a reason that is not the store's own fault (a
+	// listing the store cannot give, a reopen refused: Driver.Property
+	// names the property that breaks, durability most often). The
+	// checker of that property reports it. (A hang is found by the
+	// watchdog on another goroutine, after the run's own were frozen: it
+	// is the run's verdict without an event.)
 	DriverFailed
 	// TailBegan: the liveness tail ran every alarm out (or gave up after
 	// Tail.Rounds firings, Tail.AlarmStuck) and waited the longest delay,
@@ -60,6 +64,10 @@ const (
 	// TailEnded: the tail pushed and pulled every backend; Tail holds each
 	// backend's local and remote files then.
 	TailEnded
+	// LocalReopened: a host restart reopened the local store; Durable
+	// holds what the store held before and what it holds after, for every
+	// backend the restart compares.
+	LocalReopened
 
 	kindCount // the number of kinds plus one
 )
@@ -77,6 +85,7 @@ var kindNames = [...]string{
 	DriverFailed:  "driver-failed",
 	TailBegan:     "tail-began",
 	TailEnded:     "tail-ended",
+	LocalReopened: "local-reopened",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

@@ -16,7 +16,10 @@ func (DriverChecker) Reads() history.Kinds { return history.Of(history.DriverFai
 // Begin starts a run.
 func (DriverChecker) Begin(history.Setup, history.Records) {}
 
-// Observe reports one failure.
+// Observe reports one failure of the run itself; a failed host call that
+// breaks another property is that property's checker's to report.
 func (DriverChecker) Observe(e *history.Event, rep history.Reporter) {
-	rep.Violate(e.Driver.Property, e.Driver.Detail)
+	if p := Lookup(e.Driver.Property); p != nil && p.Basis == Driver {
+		rep.Violate(e.Driver.Property, e.Driver.Detail)
+	}
 }

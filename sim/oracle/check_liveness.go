@@ -23,9 +23,10 @@ type LivenessChecker struct {
 	setup history.Setup
 }
 
-// Reads: the tail's start and end, and its operations' returns.
+// Reads: the tail's start and end, its operations' returns, and the
+// host's own reads that failed there.
 func (c *LivenessChecker) Reads() history.Kinds {
-	return history.Of(history.TailBegan, history.OpReturned, history.TailEnded)
+	return history.Of(history.TailBegan, history.OpReturned, history.TailEnded, history.DriverFailed)
 }
 
 // Begin starts a run.
@@ -35,6 +36,10 @@ func (c *LivenessChecker) Begin(s history.Setup, _ history.Records) { c.setup = 
 func (c *LivenessChecker) Observe(e *history.Event, rep history.Reporter) {
 	property, detail := "", ""
 	switch e.Kind {
+	case history.DriverFailed:
+		if p := e.Driver.Property; p == "liveness-intents" || p == "liveness-files" || p == "liveness-push" || p == "liveness-converge" {
+			property, detail = p, e.Driver.Detail // the host could not read its store at the tail's end
+		}
 	case history.TailBegan:
 		property, detail = c.stranded(e)
 	case history.OpReturned:
