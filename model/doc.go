@@ -82,7 +82,7 @@
 //	replay                   5.2                          record              driver
 //	invalidate               5.2, 5.3                     record              driver
 //	lost-message             5.2 step 1                   record              checker
-//	api                      2.2                          predicted           driver
+//	api                      2.2                          predicted           checker
 //	error-class              5.2, 6.3                     predicted + record  checker
 //	push-resend              6.5-6.7                      record              checker
 //	handle-leak              5.3, 5.4                     record              checker

@@ -58,7 +58,7 @@ func (h *Host) firstStart() (err error) {
 		h.fail("store-error", se.Error())
 		return nil
 	case errors.As(err, &be):
-		h.fail("api", be.Error())
+		h.driverFailed("api", be.Error())
 		return nil
 	}
 	return err

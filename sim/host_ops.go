@@ -497,7 +497,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 	if err := h.start(); err != nil {
 		var be *buildError
 		if errors.As(err, &be) {
-			return h.fail("api", be.Error())
+			return h.driverFailed("api", be.Error())
 		}
 		return h.failStore("durability", err)
 	}

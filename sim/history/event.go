@@ -31,6 +31,7 @@ type Event struct {
 	Driver  *DriverFailure    // DriverFailed
 	Tail    *Tail             // TailBegan, TailEnded
 	Durable *Durable          // LocalReopened
+	Probe   *Probe            // APIProbed
 	// Intents is the intent store's listing, sorted by backend, at
 	// StepEnd: taken by the driver between steps (nil when the run has no
 	// intent store).
@@ -110,6 +111,20 @@ type TailBackend struct {
 	// Blind: a truncation outran what the host could see, so the remote's
 	// new log need not be in the local store (liveness-converge).
 	Blind bool
+}
+
+// Probe is one API probe (APIProbed): What names it — "retry-options"
+// (a workspace built with Retry: Err is what the build returned),
+// "budget" (a retry of a workspace of the probe's own run with Budget:
+// Result and Err are what it returned) or "sync-mode-names" (Names holds
+// SyncNone's and SyncRemote's String()).
+type Probe struct {
+	What   string
+	Retry  workspace.RetryOptions
+	Budget workspace.Budget
+	Result workspace.RetryResult
+	Err    error
+	Names  [2]string
 }
 
 // Durable is the local store's durable state around a host restart:

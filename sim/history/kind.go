@@ -68,6 +68,11 @@ const (
 	// holds what the store held before and what it holds after, for every
 	// backend the restart compares.
 	LocalReopened
+	// APIProbed: at the host's first start the driver built a workspace
+	// of its own with drawn options, ran a retry of its own with a drawn
+	// budget, or read the sync modes' names (the API probes); Probe holds
+	// what it tried and what came back.
+	APIProbed
 
 	kindCount // the number of kinds plus one
 )
@@ -86,6 +91,7 @@ var kindNames = [...]string{
 	TailBegan:     "tail-began",
 	TailEnded:     "tail-ended",
 	LocalReopened: "local-reopened",
+	APIProbed:     "api-probed",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.
