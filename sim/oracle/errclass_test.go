@@ -148,7 +148,8 @@ func TestUnexplainedFailure(t *testing.T) {
 // TestPreDispatchClass: an exec whose pre-exec push failed by transport on
 // its last pass ends with an error matching both ErrPreDispatchTransport
 // and ErrTransport (SPEC 5.2: the push's failure is re-wrapped as
-// pre-dispatch and stays the cause); a connect failure is transport only.
+// pre-dispatch and stays the cause), and one that matches the first alone
+// is not a pre-dispatch failure; a connect failure is transport only.
 func TestPreDispatchClass(t *testing.T) {
 	const actor = "#1.exec.b0"
 	rec := func(last faults.Op) []faults.Call {
@@ -172,6 +173,7 @@ func TestPreDispatchClass(t *testing.T) {
 		{"push, pre-dispatch cause", faults.OpPush, wrapped, "pre-dispatch", false},
 		{"push, plain transport", faults.OpPush, plain, "pre-dispatch", true},
 		{"push, the bare wrapper", faults.OpPush, errors.New(wrapped.Error()), "pre-dispatch", true},
+		{"push, pre-dispatch but not transport", faults.OpPush, fmt.Errorf("push: %w", workspace.ErrPreDispatchTransport), "pre-dispatch", true},
 		{"connect, plain transport", faults.OpConnect, plain, "transport", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
