@@ -32,6 +32,8 @@ type Event struct {
 	Tail    *Tail             // TailBegan, TailEnded
 	Durable *Durable          // LocalReopened
 	Probe   *Probe            // APIProbed
+	// IntentProbe is an intent-store probe's read (IntentProbed).
+	IntentProbe *IntentProbe
 	// Intents is the intent store's listing, sorted by backend, at
 	// StepEnd: taken by the driver between steps (nil when the run has no
 	// intent store).
@@ -125,6 +127,20 @@ type Probe struct {
 	Result workspace.RetryResult
 	Err    error
 	Names  [2]string
+}
+
+// IntentProbe is one read of the intent-store probe: Call names it in
+// words; Want is what the probe had written there (the rows of its probe
+// backends, sorted; one row or none for a get), Got what the store
+// answered. A get sets Found (the store found an intent) and Has (the
+// probe had written one); a listing sets List and Sorted (the whole
+// listing, probe rows or not, was ordered by backend id).
+type IntentProbe struct {
+	Call       string
+	Want, Got  []scheduler.Intent
+	List       bool
+	Sorted     bool
+	Has, Found bool
 }
 
 // Durable is the local store's durable state around a host restart:

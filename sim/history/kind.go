@@ -73,6 +73,10 @@ const (
 	// budget, or read the sync modes' names (the API probes); Probe holds
 	// what it tried and what came back.
 	APIProbed
+	// IntentProbed: the intent-store probe at the host's first start (on
+	// backends of its own) read the bare store back; IntentProbe holds
+	// what the probe had written and what the store answered.
+	IntentProbed
 
 	kindCount // the number of kinds plus one
 )
@@ -92,6 +96,7 @@ var kindNames = [...]string{
 	TailEnded:     "tail-ended",
 	LocalReopened: "local-reopened",
 	APIProbed:     "api-probed",
+	IntentProbed:  "intent-probed",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

@@ -57,10 +57,10 @@ func NewModelChecker(want func(string) bool) *ModelChecker {
 	return &ModelChecker{want: want}
 }
 
-// Reads: finished operations, the host's own intent writes, and the
-// stored table between steps.
+// Reads: finished operations, the host's own intent writes, the stored
+// table between steps, and the intent-store probe's reads.
 func (c *ModelChecker) Reads() history.Kinds {
-	return history.Of(history.OpReturned, history.IntentPlanted, history.StepEnd)
+	return history.Of(history.OpReturned, history.IntentPlanted, history.StepEnd, history.IntentProbed)
 }
 
 // Begin starts a run from an empty table.
@@ -84,6 +84,8 @@ func (c *ModelChecker) Observe(e *history.Event, rep history.Reporter) {
 			plantedIntent{backend: e.Intent.Backend, in: *e.Intent})
 	case history.StepEnd:
 		c.judgeTable(e)
+	case history.IntentProbed:
+		c.judgeProbe(e)
 	}
 	c.rep = nil
 }

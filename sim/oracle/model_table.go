@@ -39,6 +39,26 @@ func (c *ModelChecker) judgeTable(e *history.Event) bool {
 	return false
 }
 
+// judgeProbe is intent-table for the intent-store probe at the first
+// start: every answer of the bare store equals what the probe wrote there
+// (a listing is ordered by backend id too).
+func (c *ModelChecker) judgeProbe(e *history.Event) bool {
+	p := e.IntentProbe
+	base := c.setup.T0.Add(e.At) // the probe's clock: no time passes during it
+	var want, got any
+	switch {
+	case p.List && !p.Sorted:
+		want, got = "intents ordered by backend id", renderAt(p.Got, base)
+	case !p.List && p.Found != p.Has:
+		want, got = p.Has, p.Found
+	case !SameIntents(p.Want, p.Got, c.setup.TimePrecision):
+		want, got = renderAt(p.Want, base), renderAt(p.Got, base)
+	default:
+		return false
+	}
+	return c.fail("intent-table", fmt.Sprintf("intent store probe (host start 1, backends of its own): %s: expected %v, got %v", p.Call, want, got))
+}
+
 // SameIntents is a fast path for the intent-table check: true only when
 // the two tables are field-for-field identical (NotBefore truncated to
 // precision), so that they render identically; otherwise the rendered
@@ -61,9 +81,12 @@ func SameIntents(a, b []scheduler.Intent, precision time.Duration) bool {
 
 // render prints intents for a diff with NotBefore since the clock's start
 // to the nanosecond (the store is compared to the nanosecond).
-func (c *ModelChecker) render(in []scheduler.Intent) []string {
+func (c *ModelChecker) render(in []scheduler.Intent) []string { return renderAt(in, c.setup.T0) }
+
+// renderAt is render with NotBefore since base.
+func renderAt(in []scheduler.Intent, base time.Time) []string {
 	out := make([]string, len(in))
-	exact := func(b []byte, t time.Time) []byte { return append(b, event.OffsetExact(t.Sub(c.setup.T0))...) }
+	exact := func(b []byte, t time.Time) []byte { return append(b, event.OffsetExact(t.Sub(base))...) }
 	for i, x := range in {
 		out[i] = string(faults.AppendIntent(nil, x, exact))
 	}

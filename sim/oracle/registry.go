@@ -199,7 +199,7 @@ var Registry = []Property{
 		Family: "model", New: newModelChecker},
 	{Name: "api", Spec: "2.2", Basis: Predicted,
 		What: "option validation refuses what SPEC 2.2 refuses and accepts the run's own options",
-		New: func(func(string) bool) Checker { return APIChecker{} }},
+		New:  func(func(string) bool) Checker { return APIChecker{} }},
 	{Name: "error-class", Spec: "5.2, 6.3", Basis: Both,
 		What:   "an error's class (errors.Is on the SPEC's sentinels) is the one the record predicts",
 		Family: "model", New: newModelChecker},
