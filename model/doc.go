@@ -37,26 +37,26 @@
 // <properties:begin>
 //
 //	property                 SPEC                         basis               judged by
-//	model                    1.4, 3, 4, 11.3-11.5, 11.11  predicted           driver
-//	intent-table             11.1, 11.2                   predicted           driver
-//	attempt-range            11.2                         record              driver
+//	model                    1.4, 3, 4, 11.3-11.5, 11.11  predicted           checker
+//	intent-table             11.1, 11.2                   predicted           checker
+//	attempt-range            11.2                         record              checker
 //	alarm                    1.3, 11 (one alarm)          predicted           driver
-//	no-deadlock              5.1                          driver              driver
+//	no-deadlock              5.1                          driver              checker
 //	hang                     —                            driver              driver
-//	livelock                 —                            driver              driver
-//	no-panic                 —                            driver              driver
-//	retry-never-reexecs      11.6                         record              driver
-//	complete-on-own-runtime  7, 11.4                      record              driver
-//	durability               6.1, 6.7                     predicted           driver
+//	livelock                 —                            driver              checker
+//	no-panic                 —                            driver              checker
+//	retry-never-reexecs      11.6                         record              checker
+//	complete-on-own-runtime  7, 11.4                      record              checker
+//	durability               6.1, 6.7                     predicted           checker
 //	alarm-progress           1.3                          predicted           driver
-//	liveness-intents         11 (liveness)                predicted           driver
-//	liveness-files           11 (liveness)                predicted + record  driver
-//	liveness-push            6.6, 8.3                     predicted + record  driver
-//	liveness-converge        6.3, 6.4, 6.6                predicted + record  driver
+//	liveness-intents         11 (liveness)                predicted           checker
+//	liveness-files           11 (liveness)                predicted + record  checker
+//	liveness-push            6.6, 8.3                     predicted + record  checker
+//	liveness-converge        6.3, 6.4, 6.6                predicted + record  checker
 //	host-write               6.1                          predicted           driver
 //	store-error              —                            record              checker
 //	secrecy                  1.4                          predicted           driver
-//	timer-escape             —                            driver              driver
+//	timer-escape             —                            driver              checker
 //	dispatch-once            11.6                         record              checker
 //	exit-code                3.1                          record              checker
 //	connect-bound            5.2, 11.10                   record              checker
@@ -66,14 +66,14 @@
 //	apply-batch              6.3 step 7, 6.4              record              driver
 //	batch-budget             6.4                          record              driver
 //	applied                  1.4, 6.4                     predicted + record  driver
-//	skipped                  1.4                          predicted           driver
+//	skipped                  1.4                          predicted           checker
 //	cursor-monotone          11.7                         record              driver
 //	fetched-applied          8.7                          predicted + record  driver
 //	pushed-applied           6.5                          predicted + record  driver
-//	complete-at-target       11.8                         record              driver
+//	complete-at-target       11.8                         record              checker
 //	fifo                     5.1, 11.9                    record              checker
-//	fetch-through            6.4 step 2                   predicted           driver
-//	cancel                   5.1                          predicted + record  driver
+//	fetch-through            6.4 step 2                   predicted           checker
+//	cancel                   5.1                          predicted + record  checker
 //	push-budget              6.5                          record              checker
 //	push-target              6.5                          predicted + record  driver
 //	push-batch               6.5                          predicted + record  driver
@@ -81,12 +81,12 @@
 //	local-store              —                            predicted           driver
 //	replay                   5.2                          record              driver
 //	invalidate               5.2, 5.3                     record              driver
-//	lost-message             5.2 step 1                   record              driver
-//	api                      2.2                          predicted           driver
-//	error-class              5.2, 6.3                     predicted + record  driver
+//	lost-message             5.2 step 1                   record              checker
+//	api                      2.2                          predicted           checker
+//	error-class              5.2, 6.3                     predicted + record  checker
 //	push-resend              6.5-6.7                      record              checker
 //	handle-leak              5.3, 5.4                     record              checker
-//	error-text               5.2, 1.4                     predicted           driver
+//	error-text               5.2, 1.4                     predicted           checker
 //	dispose-once             6.3 step 9                   record              checker
 //
 // <properties:end>

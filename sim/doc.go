@@ -55,11 +55,10 @@
 //   - sim/oracle: the judge. Its registry lists every property (name, SPEC
 //     section, basis, what it checks); a property with a checker there is
 //     judged from the history alone (oracle.FIFOChecker, ...), by a small
-//     type in a file of its own that never imports this package. The
-//     properties the registry marks "driver" are still judged here, from
-//     the Host's internals: the model-driven ones (host_judge.go,
-//     host_derive.go, host_check.go) and the local store's (host_local*.go).
-//     `syncsim properties` shows which is which.
+//     type in a file of its own that never imports this package: the
+//     model-driven judge (oracle.ModelChecker) among them. The properties
+//     the registry marks "driver" are still judged here, from the Host's
+//     internals; `syncsim properties` shows which is which.
 //
 // # Events
 //
@@ -72,8 +71,8 @@
 // event.ParseEvent reads back from it; Trace.Events returns the kept lines
 // read back.
 //
-// The judge and the liveness checks read the fault wrappers' typed records
-// directly (host_derive.go), not the trace; the secrecy property reads
+// The checkers read the fault wrappers' typed records through the history
+// (history.Records), not the trace; the secrecy property reads
 // the rendered text (Trace.Flag), since what it checks is what the text
 // shows.
 //

@@ -154,8 +154,8 @@ var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // rebuilds the Workspace from them at every host start.
 type Host struct {
 	cfg   Config
-	t0    time.Time // the clock's start: Epoch, shifted and located (drawStart)
-	opts  model.Options
+	t0    time.Time              // the clock's start: Epoch, shifted and located (drawStart)
+	opts  workspace.RetryOptions // the backoff, SPEC 2.2 defaults filled in
 	clock *Clock
 	// latency moves the clock at stream reads in runs with a wall-time
 	// budget (host_latency.go); nil otherwise.
@@ -266,9 +266,7 @@ type Host struct {
 	// oracleRetryAt the delay after a rejected firing until the next good one.
 	oracleSettled model.Settled
 	oracleRetryAt time.Time
-	planted       []scheduler.Intent // host-written intents (PlantIntent)
 
-	model model.State
 	opSeq int
 	// per-operation streams (host_streams.go)
 	strategy Strategy
@@ -289,13 +287,13 @@ type Host struct {
 	// sim/oracle): served entries, acknowledged writes, FIFO sections,
 	// open streams, lost logs, push marks, open connections.
 	oracle       oracle.Oracle
-	listed       localListings            // the local store's listings this check took
-	pushRevReads map[string][]pushRevRead // per actor: the pushRev its pulls read
-	lastFetch    []scheduler.Cursor       // per backend: fetch cursor at the last check
-	lastPushed   []scheduler.Cursor       // per backend: the remote\'s applied-push cursor then
-	viewStarts   int                      // the host start checkLocalViews last saw
-	secrets      []*faults.Secrets        // every planter, containers first
-	storeSecrets *faults.Secrets          // the intent store's, across host starts
+	listed       localListings                    // the local store's listings this check took
+	pushRevReads map[string][]history.PushRevRead // per actor: the pushRev its pulls read
+	lastFetch    []scheduler.Cursor               // per backend: fetch cursor at the last check
+	lastPushed   []scheduler.Cursor               // per backend: the remote\'s applied-push cursor then
+	viewStarts   int                              // the host start checkLocalViews last saw
+	secrets      []*faults.Secrets                // every planter, containers first
+	storeSecrets *faults.Secrets                  // the intent store's, across host starts
 
 	// hist is the run's history: the events the judge reads
 	// (host_history.go); judged says which properties are selected.
@@ -338,7 +336,6 @@ func NewHost(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts.NoScheduler = cfg.NoScheduler
 	h := &Host{
 		cfg:        cfg,
 		opts:       opts,
@@ -346,7 +343,6 @@ func NewHost(cfg Config) (*Host, error) {
 		rt:         NewRuntime(Stream(cfg.Seed, LabelInterleave)),
 		storeOpen:  cfg.LocalStore,
 		factory:    cfg.Scheduler,
-		model:      model.Empty(),
 		actorCalls: getCallBuf(),
 		localModel: model.NewSharingLocalStore(), // host_localmodel.go: why it shares contents
 		ctx:        context.Background(),
@@ -430,8 +426,8 @@ func NewHost(cfg Config) (*Host, error) {
 
 // resolveRetry applies the SPEC 2.1 defaults the way the workspace does, so
 // the model reasons with the same numbers.
-func resolveRetry(r workspace.RetryOptions) (model.Options, error) {
-	o := model.Options{InitialDelay: r.InitialDelay, MaxDelay: r.MaxDelay, MaxAttempts: r.MaxAttempts}
+func resolveRetry(r workspace.RetryOptions) (workspace.RetryOptions, error) {
+	o := workspace.RetryOptions{InitialDelay: r.InitialDelay, MaxDelay: r.MaxDelay, MaxAttempts: r.MaxAttempts}
 	if o.InitialDelay == 0 {
 		o.InitialDelay = time.Second
 	}

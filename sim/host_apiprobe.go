@@ -2,9 +2,9 @@ package sim
 
 import (
 	"math/rand/v2"
-	"strconv"
 	"time"
 
+	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/workspace"
 	"github.com/syncsim/syncsim/workspace/planttest"
 )
@@ -17,8 +17,8 @@ import (
 // (in one seed of probeOneIn) the host therefore builds probeBuilds
 // workspaces of its own with retry options drawn from edge values (defaults,
 // whole and fractional milliseconds, negatives, the 2^53−1 bound) and holds
-// each outcome to the SPEC 2.2 rule as this file restates it, never as the
-// workspace states it. Like the store probe it draws from its own stream,
+// each outcome to the SPEC 2.2 rule as oracle.APIChecker restates it, never
+// as the workspace states it. Like the store probe it draws from its own stream,
 // makes no trace line unless it fails and connects nothing, so the rest of
 // the run is the same with or without it.
 
@@ -36,28 +36,6 @@ var (
 	probeAttempts = []int{0, 1, 5, -1, 1<<53 - 1, 1 << 53}
 )
 
-// specMaxSafe is Number.MAX_SAFE_INTEGER, SPEC 2.2's bound.
-const specMaxSafe = 1<<53 - 1
-
-// specRetryError is the error SPEC 2.2 says construction fails with for o
-// ("" when it must succeed): each resolved value must be a positive safe
-// integer of milliseconds (attempts), checked initialDelayMs, maxDelayMs,
-// maxAttempts in that order, first failure wins.
-func specRetryError(o workspace.RetryOptions) string {
-	wholeMs := func(d time.Duration) bool {
-		return d == 0 || d > 0 && d%time.Millisecond == 0 && int64(d/time.Millisecond) <= specMaxSafe
-	}
-	switch {
-	case !wholeMs(o.InitialDelay):
-		return "Workspace retry.initialDelayMs must be a positive integer"
-	case !wholeMs(o.MaxDelay):
-		return "Workspace retry.maxDelayMs must be a positive integer"
-	case o.MaxAttempts < 0 || int64(o.MaxAttempts) > specMaxSafe:
-		return "Workspace retry.maxAttempts must be a positive integer"
-	}
-	return ""
-}
-
 // drawProbeRetry draws one set of retry options from r.
 func drawProbeRetry(r *rand.Rand) workspace.RetryOptions {
 	return workspace.RetryOptions{
@@ -67,43 +45,19 @@ func drawProbeRetry(r *rand.Rand) workspace.RetryOptions {
 	}
 }
 
-// checkRetryValidation builds one workspace per drawn option set with
-// build and returns what disagrees with SPEC 2.2 ("" when nothing does).
-func checkRetryValidation(r *rand.Rand, builds int, build func(workspace.RetryOptions) error) string {
+// probeRetryOptions builds one workspace per drawn option set with build
+// and hands each outcome to record, until record says stop.
+func probeRetryOptions(r *rand.Rand, builds int, build func(workspace.RetryOptions) error, record func(workspace.RetryOptions, error) (stop bool)) {
 	for range builds {
 		o := drawProbeRetry(r)
-		want := specRetryError(o)
-		err := build(o)
-		switch {
-		case err == nil && want == "":
-		case err == nil:
-			return "retry options " + describeProbeRetry(o) + ": expected the workspace to be refused with \"" + want + "\" (SPEC 2.2), got one built"
-		case want == "":
-			return "retry options " + describeProbeRetry(o) + ": expected a workspace (SPEC 2.2 accepts them), got " + strconv.Quote(err.Error())
-		case err.Error() != want:
-			return "retry options " + describeProbeRetry(o) + ": expected the error \"" + want + "\" (SPEC 2.2, first failing option), got " + strconv.Quote(err.Error())
+		if record(o, build(o)) {
+			return
 		}
 	}
-	return ""
 }
 
-func describeProbeRetry(o workspace.RetryOptions) string {
-	return "initial=" + o.InitialDelay.String() + " max=" + o.MaxDelay.String() + " attempts=" + strconv.Itoa(o.MaxAttempts)
-}
-
-// checkSyncModeNames holds the sync modes' names to the SPEC's: a
-// sync-less handle is "none" and a syncing one is anything else.
-func checkSyncModeNames(name func(workspace.SyncMode) string) string {
-	if got := name(workspace.SyncNone); got != "none" {
-		return "SyncNone.String(): expected \"none\" (SPEC 4: handle.sync == \"none\"), got " + strconv.Quote(got)
-	}
-	if got := name(workspace.SyncRemote); got == "none" {
-		return "SyncRemote.String(): expected a name other than \"none\" (a syncing handle), got \"none\""
-	}
-	return ""
-}
-
-// probeAPI runs the API probe at the host's first start.
+// probeAPI runs the API probe at the host's first start, recording each
+// outcome for oracle.APIChecker.
 func (h *Host) probeAPI() {
 	r := Stream(h.cfg.Seed, "api-probe")
 	build := func(o workspace.RetryOptions) error {
@@ -115,11 +69,13 @@ func (h *Host) probeAPI() {
 		}, h.cfg.Mutant)
 		return err
 	}
-	if d := checkRetryValidation(r, probeBuilds, build); d != "" {
-		h.fail("api", d)
+	probeRetryOptions(r, probeBuilds, build, func(o workspace.RetryOptions, err error) bool {
+		h.appendEvent(history.Event{Kind: history.APIProbed, Probe: &history.Probe{What: "retry-options", Retry: o, Err: err}})
+		return h.violated != nil
+	})
+	if h.violated != nil {
 		return
 	}
-	if d := checkSyncModeNames(workspace.SyncMode.String); d != "" {
-		h.fail("api", d)
-	}
+	h.appendEvent(history.Event{Kind: history.APIProbed, Probe: &history.Probe{What: "sync-mode-names",
+		Names: [2]string{workspace.SyncNone.String(), workspace.SyncRemote.String()}}})
 }

@@ -3,10 +3,12 @@ package sim
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -25,7 +27,7 @@ func TestAPIProbeAcceptsTheWorkspace(t *testing.T) {
 			t.Fatalf("seed %d: %s", seed, d)
 		}
 	}
-	if d := checkSyncModeNames(workspace.SyncMode.String); d != "" {
+	if d := syncModeNames(workspace.SyncMode.String); d != "" {
 		t.Fatal(d)
 	}
 }
@@ -41,7 +43,7 @@ func TestAPIProbeCatchesBrokenValidation(t *testing.T) {
 		if o.MaxDelay%time.Millisecond != 0 && o.MaxDelay > 0 {
 			o.MaxDelay = time.Millisecond
 		}
-		if s := specRetryError(o); s != "" {
+		if s := oracle.SpecRetryError(o); s != "" {
 			return errors.New(s)
 		}
 		return nil
@@ -50,7 +52,7 @@ func TestAPIProbeCatchesBrokenValidation(t *testing.T) {
 		if o.MaxAttempts < 0 {
 			return errors.New("Workspace retry.maxAttempts must be a positive integer")
 		}
-		if s := specRetryError(o); s != "" {
+		if s := oracle.SpecRetryError(o); s != "" {
 			return errors.New(s)
 		}
 		return nil
@@ -73,9 +75,25 @@ func TestAPIProbeCatchesBrokenValidation(t *testing.T) {
 		}
 		return "remote"
 	}
-	if d := checkSyncModeNames(swapped); !strings.Contains(d, "SyncNone") {
+	if d := syncModeNames(swapped); !strings.Contains(d, "SyncNone") {
 		t.Errorf("swapped names: got %q, want a report on SyncNone", d)
 	}
+}
+
+// checkRetryValidation runs the probe's builds with build and returns the
+// first verdict oracle.APIChecker gives ("" for none).
+func checkRetryValidation(r *rand.Rand, builds int, build func(workspace.RetryOptions) error) string {
+	d := ""
+	probeRetryOptions(r, builds, build, func(o workspace.RetryOptions, err error) bool {
+		d = oracle.RetryOptionsVerdict(o, err)
+		return d != ""
+	})
+	return d
+}
+
+// syncModeNames is the checker's verdict on the names name gives.
+func syncModeNames(name func(workspace.SyncMode) string) string {
+	return oracle.SyncModeNamesVerdict([2]string{name(workspace.SyncNone), name(workspace.SyncRemote)})
 }
 
 // nopBackend is never connected: the probe only builds workspaces.

@@ -1,11 +1,24 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
+
+// checkBudgetValidation runs the probe's draws against retry and returns
+// the first verdict oracle.APIChecker gives ("" for none).
+func checkBudgetValidation(r *rand.Rand, n int, retry func(workspace.Budget) (workspace.RetryResult, error)) string {
+	d := ""
+	probeBudgetRetries(r, n, retry, func(b workspace.Budget, res workspace.RetryResult, err error) bool {
+		d = oracle.BudgetVerdict(b, res, err)
+		return d != ""
+	})
+	return d
+}
 
 // specRetry answers a probe retry as SPEC 6.4 and SPEC 4 say, with the
 // budget check given: a valid budget completes, an invalid one is a counted
@@ -26,7 +39,7 @@ func specRetry(check func(workspace.Budget) string) func(workspace.Budget) (work
 // within 600 seeds.
 func TestBudgetProbeCatchesBrokenValidation(t *testing.T) {
 	for seed := range uint64(600) {
-		if d := checkBudgetValidation(Stream(seed, "budget-probe"), probeBudgets, specRetry(specBudgetError)); d != "" {
+		if d := checkBudgetValidation(Stream(seed, "budget-probe"), probeBudgets, specRetry(oracle.SpecBudgetError)); d != "" {
 			t.Fatalf("seed %d: the SPEC's own rule failed the probe: %s", seed, d)
 		}
 	}
@@ -35,25 +48,25 @@ func TestBudgetProbeCatchesBrokenValidation(t *testing.T) {
 			if b.MaxEntries == 0 {
 				b.MaxEntries = 1
 			}
-			return specBudgetError(b)
+			return oracle.SpecBudgetError(b)
 		},
 		"max safe refused": func(b workspace.Budget) string {
-			if b.MaxBytes == specMaxSafe {
+			if b.MaxBytes == maxSafe {
 				return "Sync batch maxBytes must be a positive safe integer"
 			}
-			return specBudgetError(b)
+			return oracle.SpecBudgetError(b)
 		},
 		"bytes first": func(b workspace.Budget) string {
 			if b.MaxBytes <= 0 {
 				return "Sync batch maxBytes must be a positive safe integer"
 			}
-			return specBudgetError(b)
+			return oracle.SpecBudgetError(b)
 		},
 		"no wall limit refused": func(b workspace.Budget) string {
 			if b.MaxWallTime == 0 {
 				return "Sync batch maxWallTimeMs must be a positive finite number"
 			}
-			return specBudgetError(b)
+			return oracle.SpecBudgetError(b)
 		},
 	}
 	for name, check := range broken {

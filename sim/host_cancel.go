@@ -2,8 +2,6 @@ package sim
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -207,22 +205,6 @@ func (h *Host) endCancelStep() {
 		h.event("-", "cancel", "none")
 	}
 	h.cancelDone = false
-}
-
-// judgeCancelled settles a cancelled operation (cancelled is false for any
-// other): the cancel property.
-func (h *Host) judgeCancelled(f finished, calls []faults.Call) (v *Violation, cancelled bool) {
-	if !h.cancelled[f.actor] {
-		return nil, false
-	}
-	h.event(f.actor, "cancelled", "err="+oneWord(fmt.Sprint(f.err)))
-	if !errors.Is(f.err, context.Canceled) {
-		return h.fail("cancel", fmt.Sprintf("%s: cancelled while parked before any call, returned %v, want the context's error", f.actor, f.err)), true
-	}
-	if store := h.storeCalls(f); len(calls) > 0 || len(store) > 0 {
-		return h.fail("cancel", fmt.Sprintf("%s: cancelled while parked before any call, then made %d runtime and %d intent-store calls", f.actor, len(calls), len(store))), true
-	}
-	return nil, true
 }
 
 // tickWaitPoint is where a tick actor waits its drawn decisions: not a call

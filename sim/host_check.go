@@ -1,18 +1,14 @@
 package sim
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
-	"github.com/syncsim/syncsim/sim/event"
+	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/sim/oracle"
-	"github.com/syncsim/syncsim/workspace"
 )
 
 // Violation is a broken property: which one, and what was seen.
@@ -78,27 +74,11 @@ func (h *Host) checkState() *Violation {
 	if v := h.checkLocalViews(); v != nil {
 		return v
 	}
-	if v := h.stepEnd(); v != nil {
+	if v := h.stepEnd(intents); v != nil {
 		return v
 	}
 	if v := h.traceSecrecy(); v != nil {
 		return v
-	}
-	want := h.model.Intents()
-	if !sameIntents(want, intents, h.cfg.TimePrecision) {
-		if d := cmp.Diff(render(want, h.t0), render(intents, h.t0)); d != "" {
-			return h.fail("intent-table", "stored intents: expected the model's, got the store's (-expected +got):\n"+d)
-		}
-	}
-	for _, in := range intents {
-		if slices.ContainsFunc(h.planted, func(p scheduler.Intent) bool {
-			return sameIntents([]scheduler.Intent{p}, []scheduler.Intent{in}, h.cfg.TimePrecision)
-		}) {
-			continue // host-written: the range is the library's promise
-		}
-		if in.Attempt < 1 || in.Attempt > h.opts.MaxAttempts {
-			return h.fail("attempt-range", fmt.Sprintf("intent %s: expected an attempt in 1..%d, got %d", h.intentText(in), h.opts.MaxAttempts, in.Attempt))
-		}
 	}
 	if h.checkRearmed("at the check, before the host re-armed", intents); h.violated != nil {
 		return h.violated
@@ -108,18 +88,12 @@ func (h *Host) checkState() *Violation {
 	}
 	// The alarm must never be later than the earliest live intent that was
 	// not handed over and left unchanged. The bound is re-derived here from
-	// the model's table and from the hand-overs the host made (never from
-	// the host's own settled set: a host rule that settles an intent it did
-	// not hand over, as the planted time-based one does, is caught at the
-	// step that strands the intent rather than at the end of the run). With
-	// a coarser TimePrecision the two tables agree only up to it, and the
-	// host hands over what the store holds, so the bound comes from the
-	// store's table instead.
-	bound := want
-	if h.cfg.TimePrecision > 0 {
-		bound = intents
-	}
-	if d := h.alarmMismatch(bound, h.alarm, h.alarmSet); d != "" {
+	// the stored table, which property intent-table has just held to the
+	// model's, and from the hand-overs the host made (never from the host's
+	// own settled set: a host rule that settles an intent it did not hand
+	// over, as the planted time-based one does, is caught at the step that
+	// strands the intent rather than at the end of the run).
+	if d := h.alarmMismatch(intents, h.alarm, h.alarmSet); d != "" {
 		return h.fail("alarm", d)
 	}
 	return nil
@@ -192,36 +166,6 @@ func (h *Host) alarmDue(in scheduler.Intent) (due time.Time, ok bool) {
 	return due, true
 }
 
-// sameIntents is a fast path for the intent-table check: true only when
-// the two tables are field-for-field identical, so that they render
-// identically; otherwise the rendered tables are compared.
-func sameIntents(a, b []scheduler.Intent, precision time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		// Equal, not ==: the same instant read in another location (a
-		// store that returns UTC) is the same NotBefore.
-		if x.Backend != y.Backend || x.Attempt != y.Attempt || !x.NotBefore.Truncate(precision).Equal(y.NotBefore.Truncate(precision)) ||
-			!eqPtr(x.RuntimeID, y.RuntimeID) || !eqPtr(x.TargetCursor, y.TargetCursor) {
-			return false
-		}
-	}
-	return true
-}
-
-// render prints intents for a diff with NotBefore since the clock's start
-// to the nanosecond (the store is compared to the nanosecond).
-func render(in []scheduler.Intent, t0 time.Time) []string {
-	out := make([]string, len(in))
-	exact := func(b []byte, t time.Time) []byte { return append(b, event.OffsetExact(t.Sub(t0))...) }
-	for i, x := range in {
-		out[i] = string(faults.AppendIntent(nil, x, exact))
-	}
-	return out
-}
-
 // maxTailRounds bounds the liveness tail's alarm firings.
 const maxTailRounds = 256
 
@@ -248,7 +192,8 @@ func (h *Host) Liveness() *Violation {
 	}
 	for round := 0; h.alarmSet; round++ {
 		if round == maxTailRounds {
-			return h.fail("liveness-intents", fmt.Sprintf("alarm still set after %d firings", maxTailRounds))
+			h.appendEvent(history.Event{Kind: history.TailBegan, Tail: &history.Tail{AlarmStuck: true, Rounds: maxTailRounds}})
+			return h.violated
 		}
 		if v := h.Advance(max(h.alarm.Sub(h.clock.Now()), 0)); v != nil {
 			return v
@@ -257,16 +202,20 @@ func (h *Host) Liveness() *Violation {
 	if v := h.Advance(h.opts.MaxDelay); v != nil {
 		return v
 	}
-	for _, in := range h.model.Intents() {
-		if in.Attempt < h.opts.MaxAttempts {
-			return h.fail("liveness-intents", fmt.Sprintf("intent %s: expected exhausted or an alarm to retry it, got neither (stranded)", h.intentText(in)))
-		}
+	left, err := h.storedIntents()
+	if err != nil {
+		return h.failStore("durability", err)
+	}
+	h.appendEvent(history.Event{Kind: history.TailBegan, Intents: left, Tail: &history.Tail{}})
+	if h.violated != nil {
+		return h.violated
 	}
 	h.drainRecords()
 	tailFrom := append([]int(nil), h.marks...)
 	tailPushed := make([]int, len(h.containers))
 	tailNames := make([]string, len(h.containers))
 	firstPulls := make([]tailPull, len(h.containers))
+	pushErrs, pullErrs := make([]error, len(h.containers)), make([]error, len(h.containers))
 	for i := range h.containers {
 		name := h.actorName("tail", i)
 		tailNames[i] = name
@@ -281,20 +230,31 @@ func (h *Host) Liveness() *Violation {
 			_, err := ws.Pull(h.ctx, b)
 			firstPulls[i] = tailPull{err: err, upTo: h.containers[i].Mark()}
 			n, err := ws.Push(h.ctx, b)
-			if err != nil {
-				h.fail("liveness-files", fmt.Sprintf("tail push %s: %v", b, err))
+			if pushErrs[i] = err; err != nil {
 				return
 			}
 			tailPushed[i] = n
-			if _, err := ws.Pull(h.ctx, b); err != nil {
-				h.fail("liveness-files", fmt.Sprintf("tail pull %s: %v", b, err))
-			}
+			_, pullErrs[i] = ws.Pull(h.ctx, b)
 		})
 	}
 	if parked, err := h.rt.Run(); err != nil || len(parked) > 0 {
 		return h.failDeadlock(fmt.Sprintf("tail: %v parked %v", err, parked))
 	}
 	h.drainRecords()
+	if h.violated != nil {
+		return h.violated
+	}
+	// The push and the second pull of every backend must succeed, faults
+	// off (liveness-files).
+	for i := range h.containers {
+		for _, op := range []struct {
+			kind string
+			err  error
+		}{{"tail-push", pushErrs[i]}, {"tail-sync", pullErrs[i]}} {
+			h.appendEvent(history.Event{Kind: history.OpReturned, Actor: tailNames[i], Backend: i,
+				Op: &history.Op{Kind: op.kind, Err: op.err, StepMarks: tailFrom, StoreMark: h.sched.Mark()}})
+		}
+	}
 	if h.violated != nil {
 		return h.violated
 	}
@@ -309,121 +269,22 @@ func (h *Host) Liveness() *Violation {
 		}
 	}
 	h.listed.reset() // the tail moved the stores on since the last check
+	tail := &history.Tail{Backends: make([]history.TailBackend, len(h.containers))}
 	for i, c := range h.containers {
 		local, err := h.localFiles(i)
 		if err != nil {
 			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
-		remote := c.Files()
-		if h.syncNone(i) {
-			if v := h.checkSyncless(h.names[i], local, remote); v != nil {
-				return v
-			}
-			continue
-		}
-		if h.wiped[i] && !h.oracle.Truncs.IsBlind(i) {
-			if v := h.checkConverged(h.names[i], local, remote); v != nil {
-				return v
-			}
-		}
-		if h.wiped[i] && !h.reconnected[i] {
-			continue
-		}
-		if h.wiped[i] {
-			// The runtime lost its log: what it made is gone for good, but
-			// the host must have re-baselined its own writes onto the new
-			// one (reconcile resets the push cursor, SPEC 8.3).
-			if d := diffFiles(hostWritten(local), hostWritten(remote)); d != "" {
-				return h.fail("liveness-push", fmt.Sprintf("backend %s: host-side files not re-pushed after the remote lost its log (-local +remote):\n%s", h.names[i], d))
-			}
-			continue
-		}
-		if d := diffFiles(local, remote); d != "" {
-			return h.fail("liveness-files", fmt.Sprintf("backend %s: local files differ from remote (-local +remote):\n%s", h.names[i], d))
-		}
+		tail.Backends[i] = history.TailBackend{Local: local, Remote: c.Files(),
+			LogLost: h.wiped[i], Reconnected: h.reconnected[i], Blind: h.oracle.Truncs.IsBlind(i)}
+	}
+	h.appendEvent(history.Event{Kind: history.TailEnded, Tail: tail})
+	if h.violated != nil {
+		return h.violated
 	}
 	h.event("-", "liveness", "ok")
 	return h.traceSecrecy()
 }
 
-// checkSyncless is liveness-files for a backend whose handles do not sync
-// (SPEC 4, sync "none"): nothing ever travels, so after the tail the local
-// store holds only the host's own writes and the remote none of them.
-func (h *Host) checkSyncless(name string, local, remote []workspace.File) *Violation {
-	for _, f := range local {
-		if !strings.HasPrefix(f.Path, hostPrefix) {
-			return h.fail("liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its local store holds the remote's %s", name, f.Path))
-		}
-	}
-	for _, f := range remote {
-		if strings.HasPrefix(f.Path, hostPrefix) {
-			return h.fail("liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its remote holds the host's %s", name, f.Path))
-		}
-	}
-	return nil
-}
-
 // syncNone reports whether backend b's handles do not sync (Config.SyncNone).
 func (h *Host) syncNone(b int) bool { return h.cfg.SyncNone != "" && BackendLabel(b) == h.cfg.SyncNone }
-
-// checkConverged is liveness-converge: after the fault-free tail, even a
-// backend whose log was truncated or replaced has every file its remote
-// holds now, container-side, with the remote's content — the divergence
-// reset and reconcile (SPEC 6.3, 6.4, 6.6) must have brought the new log
-// in. Files the old log made may linger locally (a deletion lost with the
-// log is never replayed), and host-side files are liveness-push's.
-func (h *Host) checkConverged(name string, local, remote []workspace.File) *Violation {
-	have := oracle.IndexFiles(local)
-	for _, f := range remote {
-		if strings.HasPrefix(f.Path, hostPrefix) {
-			continue
-		}
-		got, ok := have.Get(f.Path)
-		if !ok || !bytes.Equal(got, f.Content) {
-			return h.fail("liveness-converge", fmt.Sprintf("backend %s: after its log was lost and the fault-free tail, remote %s (rev %d) = %q is not in the local store (local has %q, present %t)",
-				name, f.Path, f.Rev, f.Content, got, ok))
-		}
-	}
-	return nil
-}
-
-func diffFiles(local, remote []workspace.File) string {
-	// The usual case compares in place: the views copy every content, a
-	// few megabytes for a run with big files, only to describe a
-	// difference.
-	if slices.EqualFunc(local, remote, func(a, b workspace.File) bool {
-		return a.Path == b.Path && bytes.Equal(a.Content, b.Content)
-	}) {
-		return ""
-	}
-	return cmp.Diff(viewFiles(local), viewFiles(remote))
-}
-
-// fileView is what the liveness property compares of a file: its path and
-// content (revisions differ between the two sides by design).
-type fileView struct {
-	Path    string
-	Content string
-}
-
-func viewFiles(fs []workspace.File) []fileView {
-	out := make([]fileView, len(fs))
-	for i, f := range fs {
-		out[i] = fileView{Path: f.Path, Content: string(f.Content)}
-	}
-	return out
-}
-
-// hostPrefix is where host-side writes live (SpawnWrite); the container
-// writes elsewhere, so the two never collide.
-const hostPrefix = "/host/"
-
-func hostWritten(fs []workspace.File) []workspace.File {
-	var out []workspace.File
-	for _, f := range fs {
-		if strings.HasPrefix(f.Path, hostPrefix) {
-			out = append(out, f)
-		}
-	}
-	return out
-}

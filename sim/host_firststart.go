@@ -38,7 +38,7 @@ func (h *Host) firstStart() (err error) {
 		if p := recover(); p != nil {
 			// The stack goes to Stacks, never the detail: its goroutine
 			// numbers and addresses differ between runs of the same seed.
-			h.fail("no-panic", fmt.Sprintf("panic at host start 1, outside any actor: %v", p)).Stacks = string(debug.Stack())
+			h.driverFailed("no-panic", fmt.Sprintf("panic at host start 1, outside any actor: %v", p)).Stacks = string(debug.Stack())
 			err = nil
 		}
 	}()
@@ -58,7 +58,7 @@ func (h *Host) firstStart() (err error) {
 		h.fail("store-error", se.Error())
 		return nil
 	case errors.As(err, &be):
-		h.fail("api", be.Error())
+		h.driverFailed("api", be.Error())
 		return nil
 	}
 	return err

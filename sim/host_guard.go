@@ -26,7 +26,7 @@ func (h *Host) Guard(fn func() *Violation) (v *Violation) {
 			// After an earlier violation (a close that panics at the end
 			// of a failed run) the run keeps that one, stacks and all.
 			earlier := h.violated != nil
-			v = h.fail("no-panic", fmt.Sprintf("panic outside any actor, in a call the host made between steps (a local or intent store read, open or close, or the host's own checks): %v", p))
+			v = h.driverFailed("no-panic", fmt.Sprintf("panic outside any actor, in a call the host made between steps (a local or intent store read, open or close, or the host's own checks): %v", p))
 			if !earlier {
 				v.Stacks = string(debug.Stack())
 			}

@@ -10,9 +10,9 @@ import (
 
 // TestInjectCrashAtPostPull arms a crash at the post-command fetch: the
 // pull fails with "container exited", the reconnect relaunches a new
-// runtime, the fence turns the pull into EEXEC_LOST and the intent names
-// the first runtime. The model agrees (no violation), the trace shows the
-// arming and the firing, and the host counts the runtime's log as lost.
+// runtime, the fence turns the pull into EEXEC_LOST and the stored intent
+// names the first runtime. The model agrees (no violation), the trace shows
+// the arming and the firing, and the host counts the runtime's log as lost.
 func TestInjectCrashAtPostPull(t *testing.T) {
 	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
 	if err != nil {
@@ -29,9 +29,17 @@ func TestInjectCrashAtPostPull(t *testing.T) {
 	if v := h.Step(); v != nil {
 		t.Fatal(v)
 	}
-	in, ok := h.model.Intent("b0")
-	if !ok || in.RuntimeID == nil || *in.RuntimeID != "b0-rt1" || in.Attempt != 1 {
-		t.Fatalf("intent %v %v", in, ok)
+	// The stored table is the model's: intent-table compared the two at
+	// the step's end and found nothing.
+	intents, err := h.storedIntents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(intents) != 1 {
+		t.Fatalf("expected one stored intent, got %v", intents)
+	}
+	if in := intents[0]; in.Backend != "b0" || in.RuntimeID == nil || *in.RuntimeID != "b0-rt1" || in.Attempt != 1 {
+		t.Fatalf("expected b0's intent naming b0-rt1 at attempt 1, got %v", in)
 	}
 	if !h.wiped[0] || !h.reconnected[0] {
 		t.Fatal("an armed crash did not count as a lost log")

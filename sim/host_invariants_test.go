@@ -103,15 +103,6 @@ func TestRecordPropertiesFire(t *testing.T) {
 			f.retry = workspace.RetryResult{Status: workspace.RetryComplete, Applied: 2}
 			return f
 		}, "applied"},
-		{"complete retry that skipped a path", nil, func() *recordBuilder {
-			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 1, 20).eof(1)
-		}, completeRetry([]string{"/ro/x"}), "skipped"},
-		{"complete retry whose Skipped is empty, not nil", nil, func() *recordBuilder {
-			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 1, 20).eof(1)
-		}, completeRetry([]string{}), "skipped"},
-		{"complete retry whose Skipped is nil", nil, func() *recordBuilder {
-			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 1, 20).eof(1)
-		}, completeRetry(nil), ""},
 		{"defer exec that fetches after its command", nil, func() *recordBuilder {
 			r := &recordBuilder{actor: "#1.exec.b0"}
 			r.add(faults.Call{Op: faults.OpExec, Conn: 1, Stream: 1, Command: "write 1"})
@@ -151,15 +142,6 @@ func TestRecordPropertiesFire(t *testing.T) {
 				t.Fatalf("violation %s, want %s: %v", v.Property, tc.want, v)
 			}
 		})
-	}
-}
-
-// completeRetry is a complete retry reporting skipped (and applied 0:
-// nothing reached the test host's local store).
-func completeRetry(skipped []string) func(*recordBuilder) finished {
-	return func(r *recordBuilder) finished {
-		return finished{actor: r.actor, kind: "retry", backend: 0, marks: []int{0},
-			retry: workspace.RetryResult{Status: workspace.RetryComplete, Skipped: skipped}}
 	}
 }
 

@@ -134,7 +134,7 @@ func (h *Host) checkPushedApplied(name string, pushed scheduler.Cursor, local, r
 		return nil
 	}
 	onRemote := oracle.IndexFiles(remote)
-	for _, f := range hostWritten(local) {
+	for _, f := range oracle.HostWritten(local) {
 		if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(pushed) > 0 {
 			continue
 		}

@@ -49,7 +49,7 @@ func (h *Host) failStore(property string, err error) *Violation {
 			return h.violated
 		}
 	}
-	return h.fail(property, err.Error())
+	return h.driverFailed(property, err.Error())
 }
 
 // storeFailed appends a store call that failed by itself.

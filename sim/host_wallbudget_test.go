@@ -5,9 +5,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
-	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
-	"github.com/syncsim/syncsim/workspace"
 )
 
 var wallT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -46,39 +44,6 @@ func TestWallOverRead(t *testing.T) {
 		o, over := wallOverRead(tc.calls, wallBudget{limit: tc.limit, begun: wallT0})
 		if got := map[bool]int{true: o.read}[over]; got != tc.read {
 			t.Errorf("%s: expected read %d over the budget (0: none), got %d", tc.name, tc.read, got)
-		}
-	}
-}
-
-// TestWallStopOutcome: a stream closed unread short of its target is a
-// batch the wall budget stopped where it began (progress at the fetch's
-// cursor) when the budget may have run out by the close; otherwise, and
-// at the target, the pull is complete.
-func TestWallStopOutcome(t *testing.T) {
-	const W = time.Second
-	unread := func(closeAt time.Duration) []faults.Call {
-		return append([]faults.Call{{Op: faults.OpSync}}, wallStream(0, nil, closeAt)...)
-	}
-	atTarget := unread(W)
-	atTarget[1].After = scheduler.At(9)
-	budget := workspace.Budget{MaxEntries: 64, MaxBytes: 4 << 20, MaxWallTime: W}
-	for _, tc := range []struct {
-		name  string
-		calls []faults.Call
-		wall  wallBudget
-		want  model.PullKind
-	}{
-		{"budget spent by the close", unread(W), wallBudget{limit: W, begun: wallT0}, model.PullProgress},
-		{"budget not spent by the close", unread(W - 1), wallBudget{limit: W, begun: wallT0}, model.PullComplete},
-		{"no wall budget", unread(W), wallBudget{}, model.PullComplete},
-		{"already at the target", atTarget, wallBudget{limit: W, begun: wallT0}, model.PullComplete},
-	} {
-		got := pullOutcome(tc.calls, nil, budget, tc.wall)
-		if got.Kind != tc.want {
-			t.Errorf("%s: expected a %s pull, got %s", tc.name, tc.want, got.Kind)
-		}
-		if got.Kind == model.PullProgress && got.Cursor != scheduler.At(0) {
-			t.Errorf("%s: a batch stopped before its first read stops at the fetch's cursor {0,null}, got %v", tc.name, got.Cursor)
 		}
 	}
 }

@@ -175,7 +175,7 @@ func (r *Runtime) quietAgain() {
 // loop. A verdict of the watchdog is a wall-clock one, like hang.
 func (h *Host) failLivelock(e *LivelockError) {
 	stacks := AllStacks()
-	if v := h.fail("livelock", e.Detail()); v.Property == "livelock" && v.Stacks == "" {
+	if v := h.driverFailed("livelock", e.Detail()); v.Property == "livelock" && v.Stacks == "" {
 		v.Stacks = stacks
 	}
 }

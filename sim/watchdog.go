@@ -169,7 +169,7 @@ func HangBeforeStart(timeout time.Duration) *Violation {
 // goroutine stacks as a hang does.
 func (h *Host) failDeadlock(detail string) *Violation {
 	stacks := AllStacks()
-	v := h.fail("no-deadlock", detail)
+	v := h.driverFailed("no-deadlock", detail)
 	if v.Property == "no-deadlock" && v.Stacks == "" {
 		v.Stacks = stacks
 	}

@@ -27,6 +27,17 @@ type Event struct {
 	Op      *Op               // OpReturned
 	Local   *Local            // LocalCall
 	Failure *StoreFailure     // StoreFailed
+	Intent  *scheduler.Intent // IntentPlanted
+	Driver  *DriverFailure    // DriverFailed
+	Tail    *Tail             // TailBegan, TailEnded
+	Durable *Durable          // LocalReopened
+	Probe   *Probe            // APIProbed
+	// IntentProbe is an intent-store probe's read (IntentProbed).
+	IntentProbe *IntentProbe
+	// Intents is the intent store's listing, sorted by backend, at
+	// StepEnd: taken by the driver between steps (nil when the run has no
+	// intent store).
+	Intents []scheduler.Intent
 }
 
 // Op is an operation as it returned: what it was asked to do and what it
@@ -62,6 +73,107 @@ type Op struct {
 	// StepMarks holds each backend's record position when the operation's
 	// step began: the runtime calls since then are Runtime(b, StepMarks[b]).
 	StepMarks []int
+	// StoreMark is the intent store's record position when the step
+	// began: the operation's store calls are Records.StoreSince(StoreMark)
+	// made by its actor.
+	StoreMark int
+	// Begun is when the operation's actor first ran (a retry's batch
+	// started no earlier: its wall-time budget is bounded from it).
+	Begun time.Time
+	// PushRevReads are the reads of the backend's scalar pushRev the
+	// operation made (SPEC 6.3 step 1), as the local-store model answers
+	// them, in order.
+	PushRevReads []PushRevRead
+	// FetchCursor is the local store's fetch cursor of the backend, read
+	// by the driver when the operation returned and the cursor cannot
+	// have moved back since its pull (AtTargetReadable); nil otherwise.
+	FetchCursor *scheduler.Cursor
+}
+
+// Tail is the liveness tail's state (Liveness): environment facts the
+// driver read, never the system under test's.
+type Tail struct {
+	// AlarmStuck: at TailBegan, the alarm was still set after Rounds
+	// firings, and the tail gave up.
+	AlarmStuck bool
+	Rounds     int
+	// Backends holds, at TailEnded, each backend's state by index.
+	Backends []TailBackend
+}
+
+// TailBackend is one backend at the end of the liveness tail.
+type TailBackend struct {
+	// Local and Remote are the local store's files and the container's,
+	// sorted by path; shared with the driver, read-only.
+	Local, Remote []workspace.File
+	// LogLost: the runtime lost its log at some point of the run.
+	// Reconnected: the last loss broke the connections, so the host had
+	// to reconnect and reconcile (SPEC 8.5).
+	LogLost, Reconnected bool
+	// Blind: a truncation outran what the host could see, so the remote's
+	// new log need not be in the local store (liveness-converge).
+	Blind bool
+}
+
+// Probe is one API probe (APIProbed): What names it — "retry-options"
+// (a workspace built with Retry: Err is what the build returned),
+// "budget" (a retry of a workspace of the probe's own run with Budget:
+// Result and Err are what it returned) or "sync-mode-names" (Names holds
+// SyncNone's and SyncRemote's String()).
+type Probe struct {
+	What   string
+	Retry  workspace.RetryOptions
+	Budget workspace.Budget
+	Result workspace.RetryResult
+	Err    error
+	Names  [2]string
+}
+
+// IntentProbe is one read of the intent-store probe: Call names it in
+// words; Want is what the probe had written there (the rows of its probe
+// backends, sorted; one row or none for a get), Got what the store
+// answered. A get sets Found (the store found an intent) and Has (the
+// probe had written one); a listing sets List and Sorted (the whole
+// listing, probe rows or not, was ordered by backend id).
+type IntentProbe struct {
+	Call       string
+	Want, Got  []scheduler.Intent
+	List       bool
+	Sorted     bool
+	Has, Found bool
+}
+
+// Durable is the local store's durable state around a host restart:
+// Before, read from the store the crashed host held, and After, from the
+// one the new host opened, backend by backend in the same order.
+type Durable struct {
+	Before, After []LocalBackend
+}
+
+// LocalBackend is everything the local store holds durably for one
+// backend: files with content and revision, the fetch cursor, the
+// path-aware push cursor, the legacy scalar pushRev and the local
+// revision.
+type LocalBackend struct {
+	Files   []workspace.File
+	Fetch   scheduler.Cursor
+	Push    scheduler.Cursor
+	PushRev int64
+	Rev     int64
+}
+
+// DriverFailure is what the driver saw fail (DriverFailed): the property
+// it breaks and what was seen.
+type DriverFailure struct {
+	Property, Detail string
+}
+
+// PushRevRead is one read of a backend's scalar pushRev: Pos is the
+// backend's record position at the read (the read belongs to the first
+// fetch recorded after it), Rev what the store held.
+type PushRevRead struct {
+	Pos int
+	Rev int64
 }
 
 // Local is a call into the workspace's local store that the store carried

@@ -2,6 +2,7 @@ package history
 
 import (
 	"sync"
+	"time"
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/workspace"
@@ -18,6 +19,19 @@ type Setup struct {
 	// SyncNone is the index of the backend whose handles do not sync
 	// (SPEC 4, sync "none"), -1 for none.
 	SyncNone int
+	// T0 is the virtual clock's start: an event's At is since T0, and a
+	// time a record or a result carries is absolute.
+	T0 time.Time
+	// Retry is the workspace's backoff with SPEC 2.2's defaults filled in.
+	Retry workspace.RetryOptions
+	// Budget is the budget every RetryPendingSync is given.
+	Budget workspace.Budget
+	// NoScheduler: the workspace was built without an intent store (SPEC
+	// 3.3 step 1), so every deferred exec and every retry is refused.
+	NoScheduler bool
+	// TimePrecision is the granularity at which the intent store keeps
+	// NotBefore (0: the nanosecond); tables compare truncated to it.
+	TimePrecision time.Duration
 }
 
 // Records gives a judge read access to the fault wrappers' records of the
@@ -28,6 +42,10 @@ type Records interface {
 	// RuntimeSince returns backend b's calls after record position mark.
 	// The slice must not be changed nor kept past the next Append.
 	RuntimeSince(b, mark int) []faults.Call
+	// StoreSince returns the intent-store wrapper's calls after record
+	// position mark, of the host's current incarnation (Op.StoreMark).
+	// The same rules hold as for RuntimeSince.
+	StoreSince(mark int) []faults.StoreCall
 }
 
 // Reporter is how a judge tells the driver what it found.
@@ -37,7 +55,8 @@ type Reporter interface {
 	Violate(property, detail string)
 	// Reach counts one occurrence of a situation a property depends on
 	// ("push-full-batch"): the sweep's reach table shows what the run
-	// exercised.
+	// exercised. A name "retry/<status>" or "exec/<outcome>" counts in
+	// the sweep's tables of retry statuses and exec outcomes instead.
 	Reach(what string)
 }
 

@@ -28,7 +28,8 @@ const (
 	OpReturned
 	// StepEnd: every actor of a step ran to its end and every operation
 	// that finished was appended; the host's state is between steps.
-	// Not appended for a step cut by a host restart.
+	// Not appended for a step cut by a host restart. Intents holds the
+	// intent store's listing.
 	StepEnd
 	// LocalCall: a call of the workspace into its local store that the
 	// store carried out, made by Actor on the backend Backend (-1: a
@@ -41,19 +42,61 @@ const (
 	// the local state). Failure holds it. The intent store's record shows
 	// the workspace's own calls that failed so (faults.StoreCall.Uninjected).
 	StoreFailed
+	// IntentPlanted: the host wrote Intent into the intent store itself
+	// (the planted intents of a scenario), as a host of the original may.
+	IntentPlanted
+	// DriverFailed: the driver cannot go on with the run: an operation, a
+	// timer callback or a host call panicked (no-panic), actors parked
+	// with nothing to wake them (no-deadlock), actors switching while no
+	// operation finishes (livelock), a timer the simulation cannot
+	// schedule (timer-escape), or a call the host made itself into a
+	// store failed for a reason that is not the store's own fault (a
+	// listing the store cannot give, a reopen refused: Driver.Property
+	// names the property that breaks, durability most often). The
+	// checker of that property reports it. (A hang is found by the
+	// watchdog on another goroutine, after the run's own were frozen: it
+	// is the run's verdict without an event.)
+	DriverFailed
+	// TailBegan: the liveness tail ran every alarm out (or gave up after
+	// Tail.Rounds firings, Tail.AlarmStuck) and waited the longest delay,
+	// faults off; Intents is the intent store's listing then.
+	TailBegan
+	// TailEnded: the tail pushed and pulled every backend; Tail holds each
+	// backend's local and remote files then.
+	TailEnded
+	// LocalReopened: a host restart reopened the local store; Durable
+	// holds what the store held before and what it holds after, for every
+	// backend the restart compares.
+	LocalReopened
+	// APIProbed: at the host's first start the driver built a workspace
+	// of its own with drawn options, ran a retry of its own with a drawn
+	// budget, or read the sync modes' names (the API probes); Probe holds
+	// what it tried and what came back.
+	APIProbed
+	// IntentProbed: the intent-store probe at the host's first start (on
+	// backends of its own) read the bare store back; IntentProbe holds
+	// what the probe had written and what the store answered.
+	IntentProbed
 
 	kindCount // the number of kinds plus one
 )
 
 var kindNames = [...]string{
-	HostStart:   "host-start",
-	RuntimeCall: "runtime-call",
-	StoreCall:   "store-call",
-	GateWait:    "gate-wait",
-	OpReturned:  "op-returned",
-	StepEnd:     "step-end",
-	LocalCall:   "local-call",
-	StoreFailed: "store-failed",
+	HostStart:     "host-start",
+	RuntimeCall:   "runtime-call",
+	StoreCall:     "store-call",
+	GateWait:      "gate-wait",
+	OpReturned:    "op-returned",
+	StepEnd:       "step-end",
+	LocalCall:     "local-call",
+	StoreFailed:   "store-failed",
+	IntentPlanted: "intent-planted",
+	DriverFailed:  "driver-failed",
+	TailBegan:     "tail-began",
+	TailEnded:     "tail-ended",
+	LocalReopened: "local-reopened",
+	APIProbed:     "api-probed",
+	IntentProbed:  "intent-probed",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

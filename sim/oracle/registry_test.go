@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // Every registry entry is complete and named once; a family's members
-// share one constructor.
+// share one constructor; the driver's own failures are one family.
 func TestRegistryEntriesAreComplete(t *testing.T) {
 	seen := map[string]bool{}
 	for _, p := range Registry {
@@ -22,8 +23,8 @@ func TestRegistryEntriesAreComplete(t *testing.T) {
 		if p.New != nil && p.Reads() == 0 {
 			t.Errorf("property %s: its checker reads nothing", p.Name)
 		}
-		if p.Basis == Driver && p.Family != "" {
-			t.Errorf("property %s: a driver failure belongs to no family", p.Name)
+		if p.Basis == Driver && p.New != nil && p.Family != "driver" {
+			t.Errorf("property %s: a driver failure the driver records is family driver's (DriverChecker)", p.Name)
 		}
 	}
 }
@@ -48,25 +49,30 @@ func TestSelectionRefusesAnUnknownName(t *testing.T) {
 // Select builds one checker per selected property or family and reports
 // the selected properties the driver still judges.
 func TestSelectBuildsTheSelectedCheckers(t *testing.T) {
-	j, driver, err := Select([]string{"handle-leak", "model"})
+	j, _, err := Select([]string{"handle-leak", "model", "error-class"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(j.checkers) != 1 {
-		t.Fatalf("expected one checker (handle-leak), got %d", len(j.checkers))
+	if got := strings.Join(j.names, ","); got != "model,driver,handle-leak" {
+		t.Fatalf("expected the checkers model (one for its family), driver (always) and handle-leak, in registry order, got %s", got)
 	}
 	if !j.Reads().Has(history.StepEnd) {
 		t.Fatal("expected the judge to read step ends")
 	}
-	if !strings.Contains(strings.Join(driver, " "), "model") {
-		t.Fatalf("expected model among the driver's, got %v", driver)
-	}
-	none, _, err := Select([]string{"model"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if none.Reads() != 0 {
-		t.Fatalf("expected a judge that reads nothing, got %s", none.Reads())
+	for _, p := range Registry {
+		if p.InOracle() {
+			continue
+		}
+		none, driver, err := Select([]string{p.Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(driver, p.Name) {
+			t.Fatalf("expected %s among the driver's, got %v", p.Name, driver)
+		}
+		if none.Reads() != history.Of(history.DriverFailed) {
+			t.Fatalf("expected a judge that reads the driver's failures alone, got %s", none.Reads())
+		}
 	}
 }
 

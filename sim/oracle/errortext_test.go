@@ -1,4 +1,4 @@
-package sim
+package oracle
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
-	"github.com/syncsim/syncsim/workspace"
 )
 
 // TestJSONQuoteMatchesEncoder: the judge's own JSON quoting (error-text)
@@ -45,20 +44,16 @@ func TestErrorTextRule(t *testing.T) {
 		{`Workspace backend "b\\<&>0": fetch failed after 1 reconnect retry: initial=x`, false},                    // no such operation
 		{`Workspace backend "b\\<&>0": pull failed after one reconnect retry: initial=x`, false},                   // another ending
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-		if err != nil {
-			t.Fatal(err)
+		m := newModelHarness(id)
+		e := opEvent("#1.retry.b0", "retry", nil)
+		e.Op.Retry.Error = tc.text
+		got := m.verdict(t, m.judgeErrorText(e))
+		if (got == "") != tc.ok {
+			t.Errorf("%q: expected ok %t, got %v", tc.text, tc.ok, m.reports.violations)
 		}
-		h.names[0] = id
-		f := finished{actor: "#1.retry.b0", kind: "retry", retry: workspace.RetryResult{Error: tc.text}}
-		v := h.judgeErrorText(f)
-		if (v == nil) != tc.ok {
-			t.Errorf("%q: expected ok %t, got %v", tc.text, tc.ok, v)
+		if got != "" && got != "error-text" {
+			t.Errorf("%q: expected property error-text, got %s", tc.text, got)
 		}
-		if v != nil && v.Property != "error-text" {
-			t.Errorf("%q: expected property error-text, got %s", tc.text, v.Property)
-		}
-		h.Close()
 	}
 }
 
@@ -81,9 +76,9 @@ func TestRetriedWrapperRule(t *testing.T) {
 		{"injected class", wantInjected, bare, true},
 		{"no error", wantTransport, nil, true},
 	} {
-		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation {
-			return h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: tc.err}, tc.want, nil)
-		})
+		e := opEvent("#1.pull.b0", "pull", nil)
+		e.Op.Err = tc.err
+		judgeErrorTextOf(t, tc.name, tc.ok, func(m *modelHarness) bool { return m.judgeRetriedWrapper(e, tc.want) })
 	}
 }
 
@@ -128,9 +123,9 @@ func TestRetriedWrapperBody(t *testing.T) {
 		{"credential past redaction unjudged", two("xcookie=[planted]", "x"), head + "anything; last=x", true},
 		{"one failure unjudged", []faults.Call{call(faults.OpFetch, "x")}, head + "y; last=z", true},
 	} {
-		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation {
-			return h.judgeRetriedWrapper(finished{actor: "#1.pull.b0", kind: "pull", err: errors.New(tc.text)}, wantTransport, tc.calls)
-		})
+		e := opEvent("#1.pull.b0", "pull", tc.calls)
+		e.Op.Err = errors.New(tc.text)
+		judgeErrorTextOf(t, tc.name, tc.ok, func(m *modelHarness) bool { return m.judgeRetriedWrapper(e, wantTransport) })
 	}
 }
 
@@ -165,9 +160,9 @@ func TestExecWrapperRule(t *testing.T) {
 			retried + "rpc session was shut down; last=rpc session was shut down", true},
 		{"push re-wrapped unjudged", pushFirst, retried + "pre-exec push failed: socket hang up; last=econnreset", true},
 	} {
-		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation {
-			return h.judgeExecWrapper(finished{actor: "#1.exec.b0", kind: "exec", err: errors.New(tc.text)}, wantTransport, tc.calls)
-		})
+		e := opEvent("#1.exec.b0", "exec", tc.calls)
+		e.Op.Err = errors.New(tc.text)
+		judgeErrorTextOf(t, tc.name, tc.ok, func(m *modelHarness) bool { return m.judgeExecWrapper(e, wantTransport) })
 	}
 }
 
@@ -202,8 +197,9 @@ func TestRetryWrapperRule(t *testing.T) {
 		{"complete pull", both, pending, model.Pull{Kind: model.PullComplete}, "anything", true},
 		{"not transport", []faults.Call{call(faults.OpFetch, "socket hang up"), {Actor: "#1.retry.b0", Op: faults.OpFetch, Err: "rpc", Fault: faults.RPCError}}, pending, failed, "anything", true},
 	} {
-		f := finished{actor: "#1.retry.b0", kind: "retry", marks: make([]int, 1), retry: workspace.RetryResult{Error: tc.text}}
-		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation { return h.judgeRetryWrapper(f, tc.calls, tc.want, tc.pull) })
+		e := opEvent("#1.retry.b0", "retry", tc.calls)
+		e.Op.Retry.Error = tc.text
+		judgeErrorTextOf(t, tc.name, tc.ok, func(m *modelHarness) bool { return m.judgeRetryWrapper(e, tc.want, tc.pull) })
 	}
 }
 
@@ -229,22 +225,23 @@ func TestWaitSyncWrapperRule(t *testing.T) {
 		{"named pullBatch", failed, `Workspace backend "b0": pullBatch failed after 1 reconnect retry: initial=socket hang up; last=econnreset`, false},
 		{"complete", model.Pull{Kind: model.PullComplete}, "", true},
 	} {
-		f := finished{actor: "#1.exec.b0", kind: "exec", marks: make([]int, 1)}
-		f.exec.Sync.Error = tc.text
-		judgeOnFreshHost(t, tc.name, tc.ok, func(h *Host) *Violation { return h.judgeWaitSyncWrapper(f, post, tc.pull) })
+		e := opEvent("#1.exec.b0", "exec", nil)
+		e.Op.Exec.Sync.Error = tc.text
+		judgeErrorTextOf(t, tc.name, tc.ok, func(m *modelHarness) bool { return m.judgeWaitSyncWrapper(e, post, tc.pull) })
 	}
 }
 
-// judgeOnFreshHost runs judge on a new one-backend host and fails the test
-// when its verdict is not ok (true: no violation).
-func judgeOnFreshHost(t *testing.T, name string, ok bool, judge func(h *Host) *Violation) {
+// judgeErrorTextOf runs judge on a fresh model harness of backend b0 and
+// fails the test when its verdict is not ok (true: nothing reported), or
+// when what it reported is not error-text.
+func judgeErrorTextOf(t *testing.T, name string, ok bool, judge func(m *modelHarness) bool) {
 	t.Helper()
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
-	if err != nil {
-		t.Fatal(err)
+	m := newModelHarness("b0")
+	got := m.verdict(t, judge(m))
+	if (got == "") != ok {
+		t.Errorf("%s: expected ok %t, got %v", name, ok, m.reports.violations)
 	}
-	defer h.Close()
-	if v := judge(h); (v == nil) != ok {
-		t.Errorf("%s: expected ok %t, got %v", name, ok, v)
+	if got != "" && got != "error-text" {
+		t.Errorf("%s: expected property error-text, got %s", name, got)
 	}
 }

@@ -1,4 +1,4 @@
-package sim
+package oracle
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -66,16 +67,16 @@ var (
 
 // failureClass is the class of the failure that ended f's reconnecting
 // operation (its calls are f's own, local-store faults in place).
-func (h *Host) failureClass(f finished, calls []faults.Call) errWant {
-	if h.otherConnect(f) {
+func (c *ModelChecker) failureClass(e *history.Event, calls []faults.Call) errWant {
+	if c.otherConnect(e) {
 		return errWant{name: "shared-connect"}
 	}
 	for i := len(calls) - 1; i >= 0; i-- {
-		c := calls[i]
-		if c.Err == "" || cleanup(c.Op) {
+		call := calls[i]
+		if call.Err == "" || cleanup(call.Op) {
 			continue
 		}
-		return reconnectedClass(c)
+		return reconnectedClass(call)
 	}
 	return errWant{name: "unknown"}
 }
@@ -84,14 +85,15 @@ func (h *Host) failureClass(f finished, calls []faults.Call) errWant {
 // command ran: a transport failure of its pre-exec push (the only push an
 // exec makes before dispatch; a reconcile only reads watermarks) ends it
 // as a pre-dispatch failure.
-func (h *Host) execDispatchClass(f finished, calls []faults.Call) errWant {
-	want := h.failureClass(f, calls)
+func (c *ModelChecker) execDispatchClass(e *history.Event) errWant {
+	calls := e.Op.Calls
+	want := c.failureClass(e, calls)
 	if want.name != wantTransport.name {
 		return want
 	}
 	for i := len(calls) - 1; i >= 0; i-- {
-		if c := calls[i]; c.Err != "" && !cleanup(c.Op) {
-			if c.Op == faults.OpPush && c.Transport {
+		if call := calls[i]; call.Err != "" && !cleanup(call.Op) {
+			if call.Op == faults.OpPush && call.Transport {
 				return wantPreDispatch
 			}
 			break
@@ -154,49 +156,50 @@ func streamClass(facts execFacts, calls []faults.Call) errWant {
 // no other actor's connect (want is then "unknown") failed by itself: a
 // workspace that refuses a valid request, or that gives up before trying,
 // is caught here instead of passing as an outcome nobody predicted.
-func (h *Host) judgeUnexplained(f finished, want errWant, calls []faults.Call, what string) *Violation {
-	if f.err == nil || want.known || want.name != "unknown" || h.hit[f.actor] || firstFailure(calls, len(calls)) >= 0 {
-		return nil
+func (c *ModelChecker) judgeUnexplained(e *history.Event, want errWant, what string) bool {
+	op, calls := e.Op, e.Op.Calls
+	if op.Err == nil || want.known || want.name != "unknown" || op.CancelHit || firstFailure(calls, len(calls)) >= 0 {
+		return false
 	}
-	return h.fail("error-class", fmt.Sprintf("%s: %s with %v, but nothing it did failed: no failed runtime or local-store call (%d calls), no cancel, no shared connect",
-		f.actor, what, faults.PublicText(f.err), len(calls)))
+	return c.fail("error-class", fmt.Sprintf("%s: %s with %v, but nothing it did failed: no failed runtime or local-store call (%d calls), no cancel, no shared connect",
+		e.Actor, what, faults.PublicText(op.Err), len(calls)))
 }
 
 // judgeErrClass holds f's error to want (error-class).
-func (h *Host) judgeErrClass(f finished, want errWant) *Violation {
-	if !want.known || h.hit[f.actor] {
+func (c *ModelChecker) judgeErrClass(e *history.Event, want errWant) bool {
+	if !want.known || e.Op.CancelHit {
 		// A cancel landed on the operation: whatever failed next, the
 		// workspace may report its context's error instead (the cancel
 		// property judges those).
-		return nil
+		return false
 	}
-	err := f.err
+	err := e.Op.Err
 	switch {
 	case want.sentinel == nil && err != nil:
-		return h.fail("error-class", fmt.Sprintf("%s: expected no error (its last pass completed, by the record), got %v", f.actor, faults.PublicText(err)))
+		return c.fail("error-class", fmt.Sprintf("%s: expected no error (its last pass completed, by the record), got %v", e.Actor, faults.PublicText(err)))
 	case want.sentinel == nil:
-		return nil
+		return false
 	case err == nil:
-		return h.fail("error-class", fmt.Sprintf("%s: expected an error matching %q (%s, by the record), got none", f.actor, want.sentinel, want.name))
+		return c.fail("error-class", fmt.Sprintf("%s: expected an error matching %q (%s, by the record), got none", e.Actor, want.sentinel, want.name))
 	case !errors.Is(err, want.sentinel):
-		return h.fail("error-class", fmt.Sprintf("%s: expected errors.Is(err, %q) (%s, by the record), got %T %v", f.actor, want.sentinel, want.name, err, faults.PublicText(err)))
+		return c.fail("error-class", fmt.Sprintf("%s: expected errors.Is(err, %q) (%s, by the record), got %T %v", e.Actor, want.sentinel, want.name, err, faults.PublicText(err)))
 	case want.alsoTransport && !errors.Is(err, workspace.ErrTransport):
-		return h.fail("error-class", fmt.Sprintf("%s: a %s failure is a transport failure too (SPEC 5.2), got %T %v", f.actor, want.name, err, faults.PublicText(err)))
+		return c.fail("error-class", fmt.Sprintf("%s: a %s failure is a transport failure too (SPEC 5.2), got %T %v", e.Actor, want.name, err, faults.PublicText(err)))
 	case want.notTransport && errors.Is(err, workspace.ErrTransport):
-		return h.fail("error-class", fmt.Sprintf("%s: a %s failure is not a transport failure (SPEC 5.2 step 1), got errors.Is(err, ErrTransport) for %v", f.actor, want.name, faults.PublicText(err)))
+		return c.fail("error-class", fmt.Sprintf("%s: a %s failure is not a transport failure (SPEC 5.2 step 1), got errors.Is(err, ErrTransport) for %v", e.Actor, want.name, faults.PublicText(err)))
 	}
 	for _, other := range foreignSentinels {
 		if other != want.sentinel && errors.Is(err, other) {
-			return h.fail("error-class", fmt.Sprintf("%s: a %s failure (by the record) must not match %q, got errors.Is true for %T %v", f.actor, want.name, other, err, faults.PublicText(err)))
+			return c.fail("error-class", fmt.Sprintf("%s: a %s failure (by the record) must not match %q, got errors.Is true for %T %v", e.Actor, want.name, other, err, faults.PublicText(err)))
 		}
 	}
 	if want.text != "" {
 		if text := err.Error(); text != want.text {
-			return h.fail("error-text", fmt.Sprintf("%s: a %s failure must read %q (SPEC 6.3 step 5: the cursors its last fetch compared, by the record and the store model), got %q", f.actor, want.name, want.text, text))
+			return c.fail("error-text", fmt.Sprintf("%s: a %s failure must read %q (SPEC 6.3 step 5: the cursors its last fetch compared, by the record and the store model), got %q", e.Actor, want.name, want.text, text))
 		}
-		h.stats.Faults["error-text-cross-side"]++
+		c.reach("error-text-cross-side")
 	}
-	return nil
+	return false
 }
 
 // foreignSentinels are the classes no planted failure carries: the
@@ -205,3 +208,19 @@ func (h *Host) judgeErrClass(f finished, want errWant) *Violation {
 // error of any other class that matches one of them answers errors.Is for
 // a class it is not: an Is method that says yes too often.
 var foreignSentinels = []error{context.Canceled, workspace.ErrCrossSideInvariant}
+
+// cleanup reports whether op is teardown: closing a stream or a handle.
+func cleanup(op faults.Op) bool {
+	return op == faults.OpStreamClose || op == faults.OpEventClose || op == faults.OpClose
+}
+
+// firstFailure is the index in calls of the first failed call that is not a
+// teardown, or -1.
+func firstFailure(calls []faults.Call, upTo int) int {
+	for i := range calls[:upTo] {
+		if calls[i].Err != "" && !cleanup(calls[i].Op) {
+			return i
+		}
+	}
+	return -1
+}

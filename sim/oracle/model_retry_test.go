@@ -1,4 +1,4 @@
-package sim
+package oracle
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
+	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -30,10 +31,13 @@ func TestPulledRule(t *testing.T) {
 		{"pre-check predicted", model.RetryResult{Status: "exhausted", Attempt: 6}, preCheckText, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, f, calls := retryJudged(t, tc.calls, workspace.RetryResult{Status: workspace.RetryExhausted, Error: tc.got})
-			v := h.judgePulled(f, calls, tc.want)
-			if fired := v != nil; fired != tc.fires {
-				t.Fatalf("expected model to fire: %v, got %v", tc.fires, v)
+			m, e := retryJudged(tc.calls, workspace.RetryResult{Status: workspace.RetryExhausted, Error: tc.got})
+			got := m.verdict(t, m.judgePulled(e, tc.want))
+			if fired := got != ""; fired != tc.fires {
+				t.Fatalf("expected model to fire: %v, got %v", tc.fires, m.reports.violations)
+			}
+			if got != "" && got != "model" {
+				t.Fatalf("expected property model, got %s", got)
 			}
 		})
 	}
@@ -56,31 +60,27 @@ func TestLostFormRule(t *testing.T) {
 		{"second pass, combined", fence + lostCombined + "x", transport, false},
 		{"first pass", fence, []faults.Call{{Op: faults.OpRuntimeID, Conn: 1}}, false},
 		{"non-transport failure first", fence, []faults.Call{{Op: faults.OpFetch, Conn: 1, Err: "rpc"}}, false},
-		{"cut at 512 units before the suffix", fence + strings.Repeat("x", maxResultErrorUnits-len(fence)), transport, false},
-		{"511 units, not cut", fence + strings.Repeat("x", maxResultErrorUnits-2-len(fence)), transport, true},
+		{"cut at 512 units before the suffix", fence + strings.Repeat("x", maxSafeUnits-len(fence)), transport, false},
+		{"511 units, not cut", fence + strings.Repeat("x", maxSafeUnits-2-len(fence)), transport, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, f, calls := retryJudged(t, tc.calls, workspace.RetryResult{Status: workspace.RetryLost, Error: tc.msg})
-			v := h.judgeLostForm(f, calls, lost)
-			if fired := v != nil; fired != tc.fires {
-				t.Fatalf("expected lost-message to fire: %v, got %v", tc.fires, v)
+			m, e := retryJudged(tc.calls, workspace.RetryResult{Status: workspace.RetryLost, Error: tc.msg})
+			got := m.verdict(t, m.judgeLostForm(e, lost))
+			if fired := got != ""; fired != tc.fires {
+				t.Fatalf("expected lost-message to fire: %v, got %v", tc.fires, m.reports.violations)
 			}
-			if v != nil && v.Property != "lost-message" {
-				t.Fatalf("expected property lost-message, got %s", v.Property)
+			if got != "" && got != "lost-message" {
+				t.Fatalf("expected property lost-message, got %s", got)
 			}
 		})
 	}
 }
 
-// retryJudged is a judge host (closed at the test's end) and a finished
-// retry on b0 with result got, whose record is calls.
-func retryJudged(t *testing.T, calls []faults.Call, got workspace.RetryResult) (*Host, finished, []faults.Call) {
-	t.Helper()
-	h := newJudgeHost(t, nil)
-	t.Cleanup(func() { h.Close() })
-	r := &recordBuilder{actor: "#1.retry.b0"}
-	for _, c := range calls {
-		r.add(c)
-	}
-	return h, finished{actor: r.actor, kind: "retry", backend: 0, marks: []int{0}, retry: got}, r.calls
+// retryJudged is a model harness and a finished retry on b0 with result
+// got, whose record is calls.
+func retryJudged(calls []faults.Call, got workspace.RetryResult) (*modelHarness, *history.Event) {
+	const actor = "#1.retry.b0"
+	e := opEvent(actor, "retry", ownCalls(actor, calls...))
+	e.Op.Retry = got
+	return newModelHarness("b0"), e
 }

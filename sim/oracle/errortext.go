@@ -1,4 +1,4 @@
-package sim
+package oracle
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/model"
-	"github.com/syncsim/syncsim/sim/oracle"
+	"github.com/syncsim/syncsim/sim/history"
 )
 
 // Property error-text: SPEC 5.2's reconnect wrappers name the backend and
@@ -38,15 +38,15 @@ var (
 )
 
 // judgeErrorText is property error-text for finished operation f.
-func (h *Host) judgeErrorText(f finished) *Violation {
-	what, text := resultError(f)
-	if f.kind == "pull" && f.err != nil {
-		what, text = "pull error", f.err.Error()
+func (c *ModelChecker) judgeErrorText(e *history.Event) bool {
+	what, text := ResultError(e.Op)
+	if e.Op.Kind == "pull" && e.Op.Err != nil {
+		what, text = "pull error", e.Op.Err.Error()
 	}
 	if !strings.HasPrefix(text, wrapperHead) {
-		return nil
+		return false
 	}
-	id := jsonQuote(h.names[f.backend])
+	id := jsonQuote(c.setup.Backends[e.Backend])
 	rest, ok := strings.CutPrefix(text[len(wrapperHead):], id+": ")
 	if ok {
 		for _, op := range wrapperOps {
@@ -56,17 +56,17 @@ func (h *Host) judgeErrorText(f finished) *Violation {
 			}
 			for _, tail := range wrapperTails {
 				if strings.HasPrefix(after, tail) {
-					h.stats.Faults["error-text-judged"]++
-					if strings.ContainsAny(h.names[f.backend], `\"<>&`) {
-						h.stats.Faults["error-text-escaped-id"]++ // reachability: the quoting is told apart
+					c.reach("error-text-judged")
+					if strings.ContainsAny(c.setup.Backends[e.Backend], `\"<>&`) {
+						c.reach("error-text-escaped-id") // reachability: the quoting is told apart
 					}
-					return nil
+					return false
 				}
 			}
 		}
 	}
-	return h.fail("error-text", fmt.Sprintf("%s: %s of %s is a reconnect wrapper whose head is not %s%s: <operation> and one of %q (SPEC 5.2), got %q",
-		f.actor, what, h.names[f.backend], wrapperHead, id, wrapperTails, text))
+	return c.fail("error-text", fmt.Sprintf("%s: %s of %s is a reconnect wrapper whose head is not %s%s: <operation> and one of %q (SPEC 5.2), got %q",
+		e.Actor, what, c.setup.Backends[e.Backend], wrapperHead, id, wrapperTails, text))
 }
 
 // jsonShort are the control characters JSON writes by a letter.
@@ -108,27 +108,28 @@ func jsonQuote(s string) string {
 // failures, the whole message is predicted too: initial= the first pass's
 // failure as SPEC 1.4 makes it safe, cut to 160 UTF-16 code units, then
 // "; last=" and the second's cut to 240 (predictWrapperBody).
-func (h *Host) judgeRetriedWrapper(f finished, want errWant, calls []faults.Call) *Violation {
-	if want.name != wantTransport.name || f.err == nil || h.hit[f.actor] {
-		return nil
+func (c *ModelChecker) judgeRetriedWrapper(e *history.Event, want errWant) bool {
+	calls := e.Op.Calls
+	if want.name != wantTransport.name || e.Op.Err == nil || e.Op.CancelHit {
+		return false
 	}
-	head := wrapperHead + jsonQuote(h.names[f.backend]) + ": pull" + wrapperTails[0]
-	text := f.err.Error()
+	head := wrapperHead + jsonQuote(c.setup.Backends[e.Backend]) + ": pull" + wrapperTails[0]
+	text := e.Op.Err.Error()
 	if !strings.HasPrefix(text, head) {
-		return h.fail("error-text", fmt.Sprintf("%s: a transport failure ended the pull on both passes (the record), so its error must start %q (SPEC 5.2 step 4), got %q",
-			f.actor, head, text))
+		return c.fail("error-text", fmt.Sprintf("%s: a transport failure ended the pull on both passes (the record), so its error must start %q (SPEC 5.2 step 4), got %q",
+			e.Actor, head, text))
 	}
-	h.stats.Faults["error-text-predicted"]++
+	c.reach("error-text-predicted")
 	body, ok := predictWrapperBody(calls)
 	if !ok {
-		return nil
+		return false
 	}
 	if wantText := head + body; text != wantText {
-		return h.fail("error-text", fmt.Sprintf("%s: both passes failed (the record: first %q, last %q), so the error must read %q (SPEC 5.2 step 4: initial= the first cut to 160 UTF-16 units, last= the last cut to 240), got %q",
-			f.actor, calls[firstFailure(calls, len(calls))].Err, calls[lastFailure(calls)].Err, wantText, text))
+		return c.fail("error-text", fmt.Sprintf("%s: both passes failed (the record: first %q, last %q), so the error must read %q (SPEC 5.2 step 4: initial= the first cut to 160 UTF-16 units, last= the last cut to 240), got %q",
+			e.Actor, calls[firstFailure(calls, len(calls))].Err, calls[lastFailure(calls)].Err, wantText, text))
 	}
-	h.stats.Faults["error-text-body"]++
-	return nil
+	c.reach("error-text-body")
+	return false
 }
 
 // lastFailure is the index in calls of the last failed call that is not a
@@ -146,7 +147,7 @@ func lastFailure(calls []faults.Call) int {
 // wrapper for a pull whose calls end in two failed passes: each pass ends
 // at its first failure (runWithReconnect returns there), so the first
 // failed call is the first pass's and the last the second's; each text is
-// SPEC 1.4's safe form of the recorded message (oracle.SafeText). The
+// SPEC 1.4's safe form of the recorded message (SafeText). The
 // record scrubs a planted credential to a marker: where redaction takes
 // the credential's value, the marker goes with it and the prediction is
 // the workspace's; where the marker would survive inside the cut, the
@@ -175,49 +176,50 @@ func predictWrapperBody(calls []faults.Call) (string, bool) {
 //     wrapper, whose body is predicted as a pull's when neither failure is
 //     the pre-exec push's (the workspace re-wraps that one in a message of
 //     its own, which the SPEC does not fix).
-func (h *Host) judgeExecWrapper(f finished, want errWant, calls []faults.Call) *Violation {
-	if want.name != wantTransport.name || f.err == nil || h.hit[f.actor] {
-		return nil
+func (c *ModelChecker) judgeExecWrapper(e *history.Event, want errWant) bool {
+	calls := e.Op.Calls
+	if want.name != wantTransport.name || e.Op.Err == nil || e.Op.CancelHit {
+		return false
 	}
 	i, j := firstFailure(calls, len(calls)), lastFailure(calls)
 	if j < 0 {
-		return nil
+		return false
 	}
 	last := calls[j]
-	head := wrapperHead + jsonQuote(h.names[f.backend]) + ": shell.exec"
+	head := wrapperHead + jsonQuote(c.setup.Backends[e.Backend]) + ": shell.exec"
 	var wantText string
 	switch {
 	case last.Op == faults.OpExec && last.Transport && !last.PreDispatch:
 		msg, ok := safeCut(last.Err, 240)
 		if !ok {
-			return nil
+			return false
 		}
 		wantText = head + wrapperTails[1] + msg
 	case i != j && calls[i].Op != faults.OpPush && last.Op != faults.OpPush:
 		body, ok := predictWrapperBody(calls)
 		if !ok {
-			return nil
+			return false
 		}
 		wantText = head + wrapperTails[0] + body
 	default:
-		return nil
+		return false
 	}
-	if text := f.err.Error(); text != wantText {
-		return h.fail("error-text", fmt.Sprintf("%s: a transport failure ended the exec before its command ran (the record: #%d %s failed with %q), so its error must read %q (SPEC 5.2 steps 3 and 4), got %q",
-			f.actor, last.Seq, last.Op, last.Err, wantText, text))
+	if text := e.Op.Err.Error(); text != wantText {
+		return c.fail("error-text", fmt.Sprintf("%s: a transport failure ended the exec before its command ran (the record: #%d %s failed with %q), so its error must read %q (SPEC 5.2 steps 3 and 4), got %q",
+			e.Actor, last.Seq, last.Op, last.Err, wantText, text))
 	}
-	h.stats.Faults["error-text-exec"]++
-	return nil
+	c.reach("error-text-exec")
+	return false
 }
 
-// safeCut is a recorded failure's text made safe (oracle.SafeText) and cut
+// safeCut is a recorded failure's text made safe (SafeText) and cut
 // to n UTF-16 units; ok is false when it is not UTF-8 or a scrubbed
 // credential survives the redaction inside the cut (secrecy's case).
 func safeCut(recorded string, n int) (string, bool) {
 	if !utf8.ValidString(recorded) {
 		return "", false
 	}
-	out := oracle.CutUTF16(oracle.SafeText(recorded), n)
+	out := CutUTF16(SafeText(recorded), n)
 	return out, !strings.Contains(out, "[planted]")
 }
 
@@ -227,12 +229,13 @@ func safeCut(recorded string, n int) (string, bool) {
 // error is SPEC 5.2 step 4's wrapper for the operation "pullBatch" (SPEC
 // 4.1), body predicted as a pull's, the whole made safe once more by SPEC
 // 1.4 as every result error is.
-func (h *Host) judgeRetryWrapper(f finished, calls []faults.Call, want model.RetryResult, pull model.Pull) *Violation {
+func (c *ModelChecker) judgeRetryWrapper(e *history.Event, want model.RetryResult, pull model.Pull) bool {
+	calls := e.Op.Calls
 	failed := want.Status == "pending" && !want.Progress || want.Status == "exhausted" && want.Pulled
 	if !failed || pull.Kind != model.PullFailed {
-		return nil
+		return false
 	}
-	return h.judgeResultWrapper(f, calls, "pullBatch", "the retry's pull", want.Status+" result's error", f.retry.Error, "error-text-retry")
+	return c.judgeResultWrapper(e, calls, "pullBatch", "the retry's pull", want.Status+" result's error", e.Op.Retry.Error, "error-text-retry")
 }
 
 // judgeWaitSyncWrapper is error-text's predicted side for a wait-mode exec
@@ -240,34 +243,47 @@ func (h *Host) judgeRetryWrapper(f finished, calls []faults.Call, want model.Ret
 // ended) failed by transport on both passes, by the record: the exec's
 // sync result carries SPEC 5.2 step 4's wrapper for the operation "pull"
 // (the post-exec pull is a pull, SPEC 5.1), made safe once more (SPEC 1.4).
-func (h *Host) judgeWaitSyncWrapper(f finished, post []faults.Call, pull model.Pull) *Violation {
+func (c *ModelChecker) judgeWaitSyncWrapper(e *history.Event, post []faults.Call, pull model.Pull) bool {
 	if pull.Kind != model.PullFailed {
-		return nil
+		return false
 	}
-	return h.judgeResultWrapper(f, post, "pull", "the post-command pull", "exec's sync error", f.exec.Sync.Error, "error-text-wait-sync")
+	return c.judgeResultWrapper(e, post, "pull", "the post-command pull", "exec's sync error", e.Op.Exec.Sync.Error, "error-text-wait-sync")
 }
 
 // judgeResultWrapper holds got, the error a result carries after a pull
 // (calls: the pull's own) failed by transport on both passes, to SPEC 5.2
 // step 4's wrapper for operation, made safe once more (SPEC 1.4). reach
 // counts the results judged.
-func (h *Host) judgeResultWrapper(f finished, calls []faults.Call, operation, pullName, resultName, got, reach string) *Violation {
-	if f.err != nil || h.hit[f.actor] || h.otherConnect(f) {
-		return nil
+func (c *ModelChecker) judgeResultWrapper(e *history.Event, calls []faults.Call, operation, pullName, resultName, got, reach string) bool {
+	if e.Op.Err != nil || e.Op.CancelHit || c.otherConnect(e) {
+		return false
 	}
 	j := lastFailure(calls)
 	if j < 0 || reconnectedClass(calls[j]).name != wantTransport.name {
-		return nil
+		return false
 	}
 	body, ok := predictWrapperBody(calls)
 	if !ok {
-		return nil
+		return false
 	}
-	wantText := oracle.SafeText(wrapperHead + jsonQuote(h.names[f.backend]) + ": " + operation + wrapperTails[0] + body)
+	wantText := SafeText(wrapperHead + jsonQuote(c.setup.Backends[e.Backend]) + ": " + operation + wrapperTails[0] + body)
 	if got != wantText {
-		return h.fail("error-text", fmt.Sprintf("%s: %s failed by transport on both passes (the record: first %q, last %q), so the %s must read %q (SPEC 5.2 step 4, 1.4), got %q",
-			f.actor, pullName, calls[firstFailure(calls, len(calls))].Err, calls[j].Err, resultName, wantText, got))
+		return c.fail("error-text", fmt.Sprintf("%s: %s failed by transport on both passes (the record: first %q, last %q), so the %s must read %q (SPEC 5.2 step 4, 1.4), got %q",
+			e.Actor, pullName, calls[firstFailure(calls, len(calls))].Err, calls[j].Err, resultName, wantText, got))
 	}
-	h.stats.Faults[reach]++
-	return nil
+	c.reach(reach)
+	return false
+}
+
+// ResultError is the error text a finished operation's result carries,
+// and what it is called in a report: a retry's or an exec sync result's
+// Error ("" for other kinds).
+func ResultError(op *history.Op) (what, text string) {
+	switch op.Kind {
+	case "retry":
+		return "retry result error", op.Retry.Error
+	case "exec":
+		return "exec sync result error", op.Exec.Sync.Error
+	}
+	return "", ""
 }
