@@ -40,7 +40,7 @@
 //	model                    1.4, 3, 4, 11.3-11.5, 11.11  predicted           checker
 //	intent-table             11.1, 11.2                   predicted           checker
 //	attempt-range            11.2                         record              checker
-//	alarm                    1.3, 11 (one alarm)          predicted           driver
+//	alarm                    1.3, 11 (one alarm)          predicted           checker
 //	no-deadlock              5.1                          driver              checker
 //	hang                     —                            driver              driver
 //	livelock                 —                            driver              checker
@@ -48,7 +48,7 @@
 //	retry-never-reexecs      11.6                         record              checker
 //	complete-on-own-runtime  7, 11.4                      record              checker
 //	durability               6.1, 6.7                     predicted           checker
-//	alarm-progress           1.3                          predicted           driver
+//	alarm-progress           1.3                          predicted           checker
 //	liveness-intents         11 (liveness)                predicted           checker
 //	liveness-files           11 (liveness)                predicted + record  checker
 //	liveness-push            6.6, 8.3                     predicted + record  checker

@@ -247,25 +247,10 @@ type Host struct {
 	// ownerTimer is the host's timer for an owning store's alarm.
 	ownerTimer *clock.Timer
 	alarmErr   error // a store error the alarm met listing (takeAlarmErr)
-	// timerListings holds, per timer actor in flight, what the Waker
-	// listed in its callback (alarm_rearm.go).
+	// timerListings holds, per timer actor in flight, whether its Waker
+	// listed the store and whether the last listing failed (alarm_rearm.go).
 	timerListings map[*actor]*timerListing
-	// rearmedMark is the store record's mark at the call of the latest
-	// Rearm that returned having listed; lastSchedule, per backend, the
-	// seq of its latest successful Schedule, read up to schedSeen
-	// (checkRearmed).
-	rearmedMark  int
-	lastSchedule map[string]int
-	schedSeen    int
-	// firing is the actor of the Waker firing in flight ("" when none):
-	// the Waker's contract allows one at a time.
-	firing  string
-	spawned int // timer actors spawned (spawnTimer), for Advance
-	// oracleSettled is the judge's own settled set: what the host handed
-	// over and found unchanged (host_check.go's alarm property), and
-	// oracleRetryAt the delay after a rejected firing until the next good one.
-	oracleSettled model.Settled
-	oracleRetryAt time.Time
+	spawned       int // timer actors spawned (spawnTimer), for Advance
 
 	opSeq int
 	// per-operation streams (host_streams.go)
@@ -545,7 +530,7 @@ func (h *Host) start() error {
 		return &buildError{start: h.starts + 1, err: err}
 	}
 	h.ws = ws
-	h.appendEvent(history.Event{Kind: history.HostStart, Start: h.starts + 1, Marks: h.containerMarks()})
+	h.appendEvent(history.Event{Kind: history.HostStart, Start: h.starts + 1, Marks: h.containerMarks(), OwnsAlarm: h.owner != nil})
 	h.starts++
 	h.stats.HostStarts = h.starts
 	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/scheduler/planttest"
+	"github.com/syncsim/syncsim/sim/history"
 )
 
 // The host's alarm is the production scheduler.Waker, unchanged: it arms
@@ -19,9 +19,11 @@ import (
 // the store, hands the due backends to the host's FireFunc, lists again,
 // settles what the library left unchanged and re-arms. The host keeps the
 // Waker's contract (Rearm after every write it did not cause, at every
-// check) and nothing else: no rule of its own. The oracle re-derives what
-// the alarm must be from what the host handed over (fireAlarm), never from
-// the Waker's state.
+// check) and nothing else: no rule of its own. It records what the alarm
+// did (the Waker's listings in its timer callbacks, its firings, the Rearm
+// calls that returned, the alarm when a callback returns and at every
+// check); the oracle's AlarmChecker re-derives from those what the alarm
+// must be, never from the Waker's own state.
 //
 // A host restart (crash or clean) drops the Waker without Stop, after the
 // runtime's Kill and Clock.DropTimers: a crashed process stops nothing, and
@@ -32,22 +34,20 @@ import (
 // a native timer of its own (ownerAlarm), as the articles' host would.
 
 // maxAlarmRounds bounds how often timers may fire at one instant: a host
-// that re-arms at the instant it just handled is livelocked in virtual time.
+// that re-arms at the instant it just handled is livelocked in virtual
+// time, so the advance stops there and records it (a DriverFailed that
+// property alarm-progress's checker reports).
 const maxAlarmRounds = 64
 
 // startAlarm builds this incarnation's alarm: a host start forgets what the
-// last one settled, and so does the oracle.
+// last one settled (the judge does too, at the HostStart event).
 func (h *Host) startAlarm() error {
-	h.oracleSettled = model.Settled{}
-	h.oracleRetryAt = time.Time{}
 	h.alarmErr = nil
 	h.waker, h.ownerTimer = nil, nil
-	h.firing = "" // a restart killed the last incarnation's firing
 	if h.owner != nil {
 		h.syncOwnerAlarm()
 		return nil
 	}
-	h.forgetRearms()
 	w := scheduler.NewWaker(h.clock, wakerLister{h}, h.opts.MaxAttempts, h.fireAlarm)
 	w.RetryDelay = h.opts.InitialDelay
 	w.Locker = h.rt.NewMutex() // held across a listing (alarm_rearm.go)
@@ -127,31 +127,22 @@ func (h *Host) takeAlarmErr() error {
 	return err
 }
 
-// checkAfterFiring holds the Waker to its own contract right after one of
-// its timer callbacks returned (SPEC's one-alarm rule as scheduler.Waker
-// documents it: after a firing, the alarm is re-armed from a fresh
-// listing). The host re-arms the Waker at every check, which would mend an
-// alarm the Waker set wrong after a firing before any check saw it; so
-// here, before anything else runs, the alarm must already be what the
-// rule gives over the callback's last listing of the store (the one the
-// Waker armed from; the store may have changed since, and that is
-// checkRearmed's business), with the judge's own settled set and retry
-// delay. A callback that did not list (not the Waker's, or a stopped one)
-// is not judged, nor one whose listing failed (the check reports that as
-// store-error). Then every Rearm that returned during the firing must be
-// served (checkRearmed).
-func (h *Host) checkAfterFiring(t *timerListing) {
-	if h.waker == nil || h.owner != nil || t.n == 0 || t.err != nil || h.violated != nil {
+// timerReturned records, for the judge, a timer callback whose Waker
+// listed the store returning: the alarm as the Waker then has it and a
+// fresh listing of the store, taken past the fault wrapper before anything
+// else runs (the host re-arms at every check, which would mend an alarm
+// the Waker set wrong after a firing before any check saw it).
+func (h *Host) timerReturned(t *timerListing) {
+	if h.waker == nil || h.owner != nil || t.n == 0 || !h.hist.Reads(history.TimerReturned) {
 		return
 	}
 	at, ok := h.waker.Next()
-	if d := h.alarmMismatch(t.intents, at, ok); d != "" {
-		h.fail("alarm", "right after a firing, before the host re-armed it: "+d)
-		return
+	a := &history.Alarm{At: at, Set: ok}
+	intents, err := h.storedIntents()
+	if err != nil {
+		intents, a.Err = nil, err.Error()
 	}
-	if intents, err := h.storedIntents(); err == nil {
-		h.checkRearmed("right after a firing", intents)
-	}
+	h.appendEvent(history.Event{Kind: history.TimerReturned, Actor: h.rt.Actor(), Intents: intents, Alarm: a})
 }
 
 // fireAlarm is the host's scheduler.FireFunc, run by the Waker's timer
@@ -159,31 +150,24 @@ func (h *Host) checkAfterFiring(t *timerListing) {
 // other and whatever else the step runs), waited for on a gate. A retry
 // that returned an error (a store call outside the pull's try failed, or
 // its caller cancelled it) was rejected: the firing fails and the Waker
-// hands everything over again after its RetryDelay. The oracle notes what
-// was handed over and found unchanged (oracleSettled), or the delay.
+// hands everything over again after its RetryDelay. The history records
+// the firing's begin and how it ended, for the judge.
 func (h *Host) fireAlarm(ctx context.Context, due []string) error {
-	// The Waker hands over one firing at a time (its firing flag and
-	// generation check): a second while one is in flight would hand the
-	// same backends over twice, overlapping.
-	if h.firing != "" {
-		h.fail("alarm", fmt.Sprintf("%s: the Waker began a firing (due %s) while %s's was still in flight: firings must not overlap", h.rt.Actor(), strings.Join(due, ","), h.firing))
+	actor := h.rt.Actor()
+	before := h.violated
+	h.appendEvent(history.Event{Kind: history.FiringBegan, Actor: actor, Alarm: &history.Alarm{Due: slices.Clone(due)}})
+	if h.violated != before {
+		// The judge found it overlapping a firing in flight (the Waker
+		// hands over one at a time): it would hand the same backends over
+		// twice, so the host refuses it.
 		return errors.New("sim: overlapping firing")
 	}
-	h.firing = h.rt.Actor()
-	defer func() { h.firing = "" }()
-	// The Waker's own listing, which it computed due from, and its now.
-	t := h.timerListings[h.rt.current]
-	if t == nil || t.n == 0 || t.err != nil {
+	// The Waker computed due from a listing of its own in this callback.
+	if t := h.timerListings[h.rt.current]; t == nil || t.n == 0 || t.err != nil {
+		h.firingEnded(actor, history.FiringAborted)
 		return errors.New("sim: the Waker fired without a listing of its own in this timer callback")
 	}
-	intents, now := t.intents, t.at
-	var handed []scheduler.Intent
-	for _, in := range intents {
-		if _, ok := slices.BinarySearch(due, in.Backend); ok {
-			handed = append(handed, in)
-		}
-	}
-	h.event(h.rt.Actor(), "alarm", "due="+strings.Join(due, ","))
+	h.event(actor, "alarm", "due="+strings.Join(due, ","))
 	gate, pending := h.rt.NewGate(), len(due)
 	var rejected []string
 	for _, b := range due {
@@ -198,16 +182,20 @@ func (h *Host) fireAlarm(ctx context.Context, due []string) error {
 		})
 	}
 	if err := gate.Wait(ctx); err != nil {
+		h.firingEnded(actor, history.FiringAborted)
 		return err
 	}
 	if len(rejected) > 0 {
-		h.oracleRetryAt = now.Add(h.waker.RetryDelay)
+		h.firingEnded(actor, history.FiringRejected)
 		return fmt.Errorf("sim: alarm retries rejected: %s", strings.Join(rejected, ","))
 	}
-	// Settled by the Waker's next listing, the one it settles from.
-	t.handed, t.settling = handed, true
-	h.oracleRetryAt = time.Time{}
+	h.firingEnded(actor, history.FiringAccepted)
 	return nil
+}
+
+// firingEnded records how actor's firing ended.
+func (h *Host) firingEnded(actor string, how history.FiringOutcome) {
+	h.appendEvent(history.Event{Kind: history.FiringEnded, Actor: actor, Alarm: &history.Alarm{Outcome: how}})
 }
 
 // SpawnTick starts an actor that moves virtual time forward by d while
@@ -237,7 +225,7 @@ func (h *Host) spawnTimer(label string, fn func()) {
 		h.timerListings[a] = t
 		defer delete(h.timerListings, a)
 		fn()
-		h.checkAfterFiring(t)
+		h.timerReturned(t)
 	})
 }
 

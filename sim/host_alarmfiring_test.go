@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/history"
 )
 
 // TestAlarmCheckedRightAfterFiring: an intent the host planted at the last
@@ -58,7 +59,8 @@ func TestAlarmFiringsMustNotOverlap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	h.firing = "#1.timer" // a firing in flight
+	// A firing in flight, as the history has it.
+	h.appendEvent(history.Event{Kind: history.FiringBegan, Actor: "#1.timer", Alarm: &history.Alarm{Due: []string{h.names[0]}}})
 	if err := h.fireAlarm(context.Background(), []string{h.names[0]}); err == nil {
 		t.Fatal("a second firing while one was in flight was accepted")
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
-	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/sim/oracle"
 )
@@ -80,90 +79,21 @@ func (h *Host) checkState() *Violation {
 	if v := h.traceSecrecy(); v != nil {
 		return v
 	}
-	if h.checkRearmed("at the check, before the host re-armed", intents); h.violated != nil {
-		return h.violated
+	// The alarm as the Waker has it before the host re-arms, and as the
+	// host follows it after: the judge holds both to the listing above
+	// (oracle.AlarmChecker).
+	if h.waker != nil {
+		at, ok := h.waker.Next()
+		h.appendEvent(history.Event{Kind: history.AlarmChecked, Alarm: &history.Alarm{At: at, Set: ok}})
+		if h.violated != nil {
+			return h.violated
+		}
 	}
 	if err := h.rearm(); err != nil {
 		return h.failStore("durability", err)
 	}
-	// The alarm must never be later than the earliest live intent that was
-	// not handed over and left unchanged. The bound is re-derived here from
-	// the stored table, which property intent-table has just held to the
-	// model's, and from the hand-overs the host made (never from the host's
-	// own settled set: a host rule that settles an intent it did not hand
-	// over, as the planted time-based one does, is caught at the step that
-	// strands the intent rather than at the end of the run).
-	if d := h.alarmMismatch(intents, h.alarm, h.alarmSet); d != "" {
-		return h.fail("alarm", d)
-	}
-	return nil
-}
-
-// alarmMismatch holds an alarm (at, set) to the one-alarm rule over
-// bound, the intents it must serve: never later than the earliest live
-// intent the judge has not settled (after a rejected firing, not before
-// the retry delay ends), and never earlier — an alarm set with nothing
-// pending, or before the earliest pending intent is due, fires for
-// nothing; the Waker's settle and retry delay exist so that an exhausted
-// intent or a failing store does not turn the alarm into a loop. A store
-// that owns its alarm (AlarmOwner) sets it by its own rule, so only
-// lateness is held against it. It returns "" when the alarm is right.
-func (h *Host) alarmMismatch(bound []scheduler.Intent, at time.Time, set bool) string {
-	if d := h.alarmLate(bound, at, set); d != "" {
-		return d
-	}
-	earliest, pending := h.alarmBound(bound)
-	if h.owner == nil && set && (!pending || at.Before(earliest)) {
-		want := "unset (nothing pending)"
-		if pending {
-			want = h.at(earliest)
-		}
-		return fmt.Sprintf("expected the alarm at %s, got %s: earlier than anything pending", want, h.at(at))
-	}
-	return ""
-}
-
-// alarmLate is alarmMismatch's first half: the alarm (at, set) is never
-// later than an intent of bound that is live and not settled by the judge
-// (after a rejected firing, not before the retry delay ends). "" when it
-// is not late.
-func (h *Host) alarmLate(bound []scheduler.Intent, at time.Time, set bool) string {
-	for _, in := range bound {
-		due, ok := h.alarmDue(in)
-		if ok && (!set || at.After(due)) {
-			alarm := "unset"
-			if set {
-				alarm = h.at(at)
-			}
-			return fmt.Sprintf("expected the alarm at or before %s (intent %s's notBefore), got %s", h.at(in.NotBefore), in.Backend, alarm)
-		}
-	}
-	return ""
-}
-
-// alarmBound is the earliest time an intent of bound needs the alarm, and
-// whether any does (alarmDue).
-func (h *Host) alarmBound(bound []scheduler.Intent) (earliest time.Time, pending bool) {
-	for _, in := range bound {
-		if due, ok := h.alarmDue(in); ok && (!pending || due.Before(earliest)) {
-			earliest, pending = due, true
-		}
-	}
-	return earliest, pending
-}
-
-// alarmDue is when intent in needs the alarm by the judge: its NotBefore,
-// not before the retry delay after a rejected firing ends; ok is false for
-// an exhausted intent or one the judge settled.
-func (h *Host) alarmDue(in scheduler.Intent) (due time.Time, ok bool) {
-	if in.Attempt > h.opts.MaxAttempts || h.oracleSettled.Has(in) {
-		return time.Time{}, false
-	}
-	due = in.NotBefore
-	if due.Before(h.oracleRetryAt) {
-		due = h.oracleRetryAt
-	}
-	return due, true
+	h.appendEvent(history.Event{Kind: history.AlarmChecked, Alarm: &history.Alarm{At: h.alarm, Set: h.alarmSet, Rearmed: true}})
+	return h.violated
 }
 
 // maxTailRounds bounds the liveness tail's alarm firings.

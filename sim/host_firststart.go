@@ -49,9 +49,9 @@ func (h *Host) firstStart() (err error) {
 	switch {
 	case err == nil:
 	case errors.As(err, &ae):
-		// As checkState reports a re-arm that fails between steps: a store
-		// listing that failed by itself is store-error, the Waker's own
-		// error is the alarm's.
+		// A store listing that failed by itself is store-error, the
+		// Waker's own error is the alarm's (a DriverFailed its checker
+		// reports).
 		h.failStore("alarm", ae.err)
 		return nil
 	case errors.As(err, &se) && h.cfg.Dir != "":

@@ -584,7 +584,7 @@ func (h *Host) Advance(d time.Duration) *Violation {
 		if !next.Equal(last) {
 			last, rounds = next, 0
 		} else if rounds++; rounds == maxAlarmRounds {
-			return h.fail("alarm-progress", "timers fired "+itoa(maxAlarmRounds)+" times at one instant")
+			return h.driverFailed("alarm-progress", "timers fired "+itoa(maxAlarmRounds)+" times at one instant")
 		}
 		h.spawned = 0
 		h.clock.AdvanceTo(next)
@@ -830,7 +830,6 @@ func (h *Host) plantIntent(b int, attempt int, fence Fence, from scheduler.Curso
 	if err := h.inner.Schedule(h.ctx, in); err != nil {
 		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}
-	h.noteHostWrite(in.Backend)
 	h.appendEvent(history.Event{Kind: history.IntentPlanted, Intent: &in})
 	h.event("-", "plant", "intent="+h.intentText(in))
 	return h.checkState()

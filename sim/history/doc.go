@@ -7,7 +7,8 @@
 // thing that happened is an Event: a host start, a runtime or intent-store
 // call with its outcome and whether the harness injected its fault, an
 // actor parking on a gate another actor made, an operation returning with
-// its result, the end of a step. A Judge (package sim/oracle holds the
+// its result, the end of a step, what the alarm did (a timer callback's
+// listing, a firing, a re-arm, the alarm at a check). A Judge (package sim/oracle holds the
 // project's) reads the events it declares in Reads, in the order they were
 // appended, and reports a broken property through a Reporter; the driver
 // turns the first report into the run's violation.

@@ -38,7 +38,48 @@ type Event struct {
 	// StepEnd: taken by the driver between steps (nil when the run has no
 	// intent store).
 	Intents []scheduler.Intent
+	// OwnsAlarm, at HostStart: the incarnation's intent store sets the
+	// host's alarm itself (sim.AlarmOwner), so no Waker runs.
+	OwnsAlarm bool
+	// Alarm is what an alarm event records (the kinds from WakerListed on).
+	Alarm *Alarm
 }
+
+// Alarm is what the driver records of the host's alarm at an alarm event;
+// which fields are set depends on the event's Kind.
+type Alarm struct {
+	// Began: WakerListed, the clock as the listing began.
+	Began time.Time
+	// Err: WakerListed, TimerReturned, an error's text.
+	Err string
+	// Due: FiringBegan, the backends handed over, sorted.
+	Due []string
+	// Outcome: FiringEnded.
+	Outcome FiringOutcome
+	// Mark: Rearmed, the intent-store record's position at the call.
+	Mark int
+	// At and Set: TimerReturned, AlarmChecked, the alarm (Set false:
+	// unset).
+	At  time.Time
+	Set bool
+	// Rearmed: AlarmChecked, after the host re-armed.
+	Rearmed bool
+}
+
+// FiringOutcome is how a firing's FireFunc returned.
+type FiringOutcome uint8
+
+const (
+	// FiringAborted: nothing was handed over (no listing of its own in
+	// the callback, or the wait for the retries was cut).
+	FiringAborted FiringOutcome = iota
+	// FiringRejected: a retry returned an error; the Waker hands
+	// everything over again after its retry delay.
+	FiringRejected
+	// FiringAccepted: every retry returned; the next listing of the
+	// callback settles what was handed over.
+	FiringAccepted
+)
 
 // Op is an operation as it returned: what it was asked to do and what it
 // returned. It is the client side of Jepsen's history: a checker compares

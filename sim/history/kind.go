@@ -77,6 +77,37 @@ const (
 	// backends of its own) read the bare store back; IntentProbe holds
 	// what the probe had written and what the store answered.
 	IntentProbed
+	// WakerListed: a timer callback's Waker (or the owning store's host,
+	// ownerAlarm) listed the intent store, Actor being the callback.
+	// Intents holds the listing (nil when it failed); Alarm.Began the
+	// clock as the listing began (the Waker's now, for its first), and
+	// Alarm.Err the listing's error ("" for none).
+	WakerListed
+	// FiringBegan: the Waker handed the backends Alarm.Due to the host's
+	// FireFunc, run by Actor (its timer callback); appended before the
+	// host does anything with them.
+	FiringBegan
+	// FiringEnded: the FireFunc of a FiringBegan by Actor returned;
+	// Alarm.Outcome says how (not appended for a firing refused as
+	// overlapping another).
+	FiringEnded
+	// Rearmed: a Waker.Rearm returned without an error (it listed the
+	// store, or a firing in flight absorbed it), Actor its caller.
+	// Alarm.Mark is the intent-store record's position at its call.
+	Rearmed
+	// TimerReturned: a timer callback whose Waker listed the store
+	// returned, Actor the callback, in an incarnation the Waker drives.
+	// Alarm.At and Alarm.Set are the alarm as the Waker then had it
+	// (Waker.Next); Intents a fresh listing of the store, taken by the
+	// driver past the fault wrapper (Alarm.Err set and Intents nil when
+	// that listing failed).
+	TimerReturned
+	// AlarmChecked: the alarm at the step's check, after StepEnd (whose
+	// Intents is the listing it is held to). Alarm.Rearmed false: before
+	// the host re-armed, as the Waker had it (appended only with a
+	// Waker); true: after, as the host follows it (the Waker's or the
+	// owning store's). Alarm.At and Alarm.Set hold it.
+	AlarmChecked
 
 	kindCount // the number of kinds plus one
 )
@@ -97,6 +128,13 @@ var kindNames = [...]string{
 	LocalReopened: "local-reopened",
 	APIProbed:     "api-probed",
 	IntentProbed:  "intent-probed",
+
+	WakerListed:   "waker-listed",
+	FiringBegan:   "firing-began",
+	FiringEnded:   "firing-ended",
+	Rearmed:       "rearmed",
+	TimerReturned: "timer-returned",
+	AlarmChecked:  "alarm-checked",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

@@ -89,7 +89,8 @@ var Registry = []Property{
 		What:   "every library-written stored intent has 1 <= attempt <= maxAttempts",
 		Family: "model", New: newModelChecker},
 	{Name: "alarm", Spec: "1.3, 11 (one alarm)", Basis: Predicted,
-		What: "the alarm is never later than the earliest live unsettled intent, never earlier than anything pending, and fires one at a time"},
+		What:   "the alarm is never later than the earliest live unsettled intent, never earlier than anything pending, and fires one at a time",
+		Family: "alarm", New: newAlarmChecker},
 	{Name: "no-deadlock", Spec: "5.1", Basis: Driver,
 		What:   "no step ends with actors parked and nothing to wake them",
 		Family: "driver", New: func(func(string) bool) Checker { return DriverChecker{} }},
@@ -111,7 +112,8 @@ var Registry = []Property{
 		What: "across host restarts, intents, cursors and local files are exactly what was durably written",
 		New:  func(func(string) bool) Checker { return DurabilityChecker{} }},
 	{Name: "alarm-progress", Spec: "1.3", Basis: Predicted,
-		What: "virtual time moves on: timers never fire more than 64 times at one instant (an alarm that re-arms at the instant it just handled)"},
+		What:   "virtual time moves on: timers never fire more than 64 times at one instant (an alarm that re-arms at the instant it just handled)",
+		Family: "alarm", New: newAlarmChecker},
 	{Name: "liveness-intents", Spec: "11 (liveness)", Basis: Predicted,
 		What:   "after the fault-free tail no intent is stranded: each is exhausted or retried",
 		Family: "liveness", New: func(want func(string) bool) Checker { return &LivenessChecker{want: want} }},
@@ -218,3 +220,5 @@ var Registry = []Property{
 }
 
 func newModelChecker(want func(string) bool) Checker { return NewModelChecker(want) }
+
+func newAlarmChecker(want func(string) bool) Checker { return NewAlarmChecker(want) }
