@@ -72,6 +72,18 @@ func (h *Host) driverFailed(property, detail string) *Violation {
 	return h.violated
 }
 
+// checkedIntents returns the intent listing the last step's check took
+// (its StepEnd event's), and false before the first.
+func (h *Host) checkedIntents() ([]scheduler.Intent, bool) {
+	events := h.hist.Events()
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Kind == history.StepEnd {
+			return events[i].Intents, true
+		}
+	}
+	return nil, false
+}
+
 // History returns the run's history so far.
 func (h *Host) History() *history.History { return &h.hist }
 

@@ -666,12 +666,17 @@ func (h *Host) faultEvent(b int, kind string, details ...string) {
 const hostPrefix = oracle.HostPrefix
 
 // IntentDue returns the NotBefore of backend b's stored intent, if any,
-// as the intent store lists it (false too when the listing fails: the
-// check after the next step reports that).
+// as the intent store listed it at the last check: nothing has run since
+// (no actor, no timer), so the store still holds that table. Before the
+// first check, or when a listing fails (the check reports that), it lists
+// the store itself.
 func (h *Host) IntentDue(b int) (time.Time, bool) {
-	intents, err := h.storedIntents()
-	if err != nil {
-		return time.Time{}, false
+	intents, ok := h.checkedIntents()
+	if !ok {
+		var err error
+		if intents, err = h.storedIntents(); err != nil {
+			return time.Time{}, false
+		}
 	}
 	for _, in := range intents {
 		if in.Backend == h.names[b] {
