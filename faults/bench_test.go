@@ -209,3 +209,12 @@ func TestAppendQuotedIsStrconv(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPadded is one big write's file (the generator's sizes run 600
+// KiB to 1.6 MiB).
+func BenchmarkPadded(b *testing.B) {
+	b.SetBytes(1 << 20)
+	for b.Loop() {
+		padded("p1 exec 3 file 0\n", 1<<20)
+	}
+}
