@@ -79,8 +79,8 @@
 //	push-batch               6.5                          predicted + record  driver
 //	push-count               5.1                          record              driver
 //	local-store              —                            predicted           driver
-//	replay                   5.2                          record              driver
-//	invalidate               5.2, 5.3                     record              driver
+//	replay                   5.2                          record              checker
+//	invalidate               5.2, 5.3                     record              checker
 //	lost-message             5.2 step 1                   record              checker
 //	api                      2.2                          predicted           checker
 //	error-class              5.2, 6.3                     predicted + record  checker

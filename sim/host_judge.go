@@ -29,15 +29,6 @@ func (h *Host) judge(f finished) *Violation {
 	if v := h.judgeInvariants(f, calls); v != nil {
 		return v
 	}
-	if v := h.judgeReplay(f, calls); v != nil {
-		return v
-	}
-	if v := h.judgeNoReplay(f, calls); v != nil {
-		return v
-	}
-	if v := h.judgeInvalidate(f, calls); v != nil {
-		return v
-	}
 	if v := h.judgeApplyBatches(f.actor, f.backend, calls, applyBatchOf(f.kind)); v != nil {
 		return v
 	}

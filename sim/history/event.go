@@ -43,6 +43,8 @@ type Event struct {
 	OwnsAlarm bool
 	// Alarm is what an alarm event records (the kinds from WakerListed on).
 	Alarm *Alarm
+	// Point is the blocking point a cut step stopped at (StepCut).
+	Point string
 }
 
 // Alarm is what the driver records of the host's alarm at an alarm event;
