@@ -55,7 +55,7 @@
 //	liveness-converge        6.3, 6.4, 6.6                predicted + record  checker
 //	host-write               6.1                          predicted           driver
 //	store-error              —                            record              checker
-//	secrecy                  1.4                          predicted           driver
+//	secrecy                  1.4                          predicted           checker
 //	timer-escape             —                            driver              checker
 //	dispatch-once            11.6                         record              checker
 //	exit-code                3.1                          record              checker

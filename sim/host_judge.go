@@ -23,9 +23,6 @@ func (h *Host) judge(f finished) *Violation {
 	if h.cancelled[f.actor] {
 		return nil // parked before any call: property cancel's alone
 	}
-	if v := h.judgeSecrecy(f); v != nil {
-		return v
-	}
 	if v := h.judgeInvariants(f, calls); v != nil {
 		return v
 	}

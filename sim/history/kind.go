@@ -115,6 +115,10 @@ const (
 	// HostStart (no StepEnd). Operations that finished in it may have left
 	// work to ones that never will.
 	StepCut
+	// RunEnd: the run's last check is done (the liveness tail passed):
+	// nothing more happens that a checker may judge. Trace holds the trace
+	// written since the last StepEnd, when a checker asked (SnapTrace).
+	RunEnd
 
 	kindCount // the number of kinds plus one
 )
@@ -142,6 +146,7 @@ var kindNames = [...]string{
 	TimerReturned: "timer-returned",
 	AlarmChecked:  "alarm-checked",
 	StepCut:       "step-cut",
+	RunEnd:        "run-end",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.
