@@ -55,7 +55,7 @@
 //	liveness-converge        6.3, 6.4, 6.6                predicted + record  checker
 //	host-write               6.1                          predicted           driver
 //	store-error              —                            record              checker
-//	secrecy                  1.4                          predicted           driver
+//	secrecy                  1.4                          predicted           checker
 //	timer-escape             —                            driver              checker
 //	dispatch-once            11.6                         record              checker
 //	exit-code                3.1                          record              checker
@@ -79,8 +79,8 @@
 //	push-batch               6.5                          predicted + record  driver
 //	push-count               5.1                          record              driver
 //	local-store              —                            predicted           driver
-//	replay                   5.2                          record              driver
-//	invalidate               5.2, 5.3                     record              driver
+//	replay                   5.2                          record              checker
+//	invalidate               5.2, 5.3                     record              checker
 //	lost-message             5.2 step 1                   record              checker
 //	api                      2.2                          predicted           checker
 //	error-class              5.2, 6.3                     predicted + record  checker

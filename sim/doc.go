@@ -72,9 +72,10 @@
 // read back.
 //
 // The checkers read the fault wrappers' typed records through the history
-// (history.Records), not the trace; the secrecy property reads
-// the rendered text (Trace.Flag), since what it checks is what the text
-// shows.
+// (history.Records), not the trace; the secrecy property reads the
+// rendered text (Trace.Watch: the StepEnd and RunEnd events carry the
+// lines written since the last, history.SnapTrace), since what it checks
+// is what the text shows.
 //
 // # Running a simulation step by step
 //

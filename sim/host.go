@@ -213,10 +213,7 @@ type Host struct {
 	started   map[string]bool
 	cancelled map[string]bool
 	// hit holds every operation a cancel landed on, wherever it landed.
-	hit map[string]bool
-	// stepCut: the step was cut short by a host restart, so operations
-	// that finished may have left work to ones that never will.
-	stepCut   bool
+	hit       map[string]bool
 	lastPoint map[string]string // an operation's last blocking point
 	// returns counts calls returned; returnPoints names each call's
 	// post-return point; heldAfter counts the actors held at one now

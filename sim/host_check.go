@@ -64,9 +64,6 @@ func (h *Host) checkState() *Violation {
 	if err != nil {
 		return h.failStore("durability", err)
 	}
-	if v := h.storedSecrecy(intents); v != nil {
-		return v
-	}
 	if v := h.checkAckedWrites(); v != nil {
 		return v
 	}
@@ -74,9 +71,6 @@ func (h *Host) checkState() *Violation {
 		return v
 	}
 	if v := h.stepEnd(intents); v != nil {
-		return v
-	}
-	if v := h.traceSecrecy(); v != nil {
 		return v
 	}
 	// The alarm as the Waker has it before the host re-arms, and as the
@@ -213,7 +207,7 @@ func (h *Host) Liveness() *Violation {
 		return h.violated
 	}
 	h.event("-", "liveness", "ok")
-	return h.traceSecrecy()
+	return h.runEnd()
 }
 
 // syncNone reports whether backend b's handles do not sync (Config.SyncNone).

@@ -40,6 +40,9 @@ func (h *Host) beginHistory() error {
 	h.hist.Reset(history.Setup{Backends: h.names, PushBatch: h.pushBudget(), SyncNone: syncNone,
 		T0: h.t0, Retry: h.opts, Budget: h.budget(), NoScheduler: h.cfg.NoScheduler, TimePrecision: h.cfg.TimePrecision},
 		hostRecords{h}, judge, hostReporter{h})
+	if h.hist.Wants(history.SnapTrace) {
+		h.trace.Watch()
+	}
 	return nil
 }
 
@@ -49,10 +52,18 @@ func (h *Host) appendEvent(e history.Event) {
 	h.hist.Append(e)
 }
 
-// stepEnd appends the end of a step, with the intent store's listing,
-// and returns the violation a checker reported at it, if any.
+// stepEnd appends the end of a step, with the intent store's listing
+// (and the trace text since the last, when a checker asked for it), and
+// returns the violation a checker reported at it, if any.
 func (h *Host) stepEnd(intents []scheduler.Intent) *Violation {
-	h.appendEvent(history.Event{Kind: history.StepEnd, Intents: intents})
+	h.appendEvent(history.Event{Kind: history.StepEnd, Intents: intents, Trace: h.trace.Unread()})
+	return h.violated
+}
+
+// runEnd appends the end of the run's checks and returns the violation a
+// checker reported at it, if any.
+func (h *Host) runEnd() *Violation {
+	h.appendEvent(history.Event{Kind: history.RunEnd, Trace: h.trace.Unread()})
 	return h.violated
 }
 
@@ -99,6 +110,8 @@ func (r hostReporter) Reach(what string) {
 		r.h.stats.Retry[what[len("retry/"):]]++
 	case strings.HasPrefix(what, "exec/"):
 		r.h.stats.ExecSync[what[len("exec/"):]]++
+	case strings.HasPrefix(what, oracle.SecretReach):
+		r.h.stats.Secrets[what[len(oracle.SecretReach):]]++
 	default:
 		r.h.stats.Faults[what]++
 	}
@@ -110,6 +123,8 @@ type hostRecords struct{ h *Host }
 func (r hostRecords) RuntimeSince(b, mark int) []faults.Call { return r.h.recordSince(b, mark) }
 
 func (r hostRecords) StoreSince(mark int) []faults.StoreCall { return r.h.sched.CallsView(mark) }
+
+func (r hostRecords) SpanImage(id string) (string, bool) { return r.h.spanImage(id) }
 
 // containerMarks returns every container's record position.
 func (h *Host) containerMarks() []int {

@@ -23,19 +23,7 @@ func (h *Host) judge(f finished) *Violation {
 	if h.cancelled[f.actor] {
 		return nil // parked before any call: property cancel's alone
 	}
-	if v := h.judgeSecrecy(f); v != nil {
-		return v
-	}
 	if v := h.judgeInvariants(f, calls); v != nil {
-		return v
-	}
-	if v := h.judgeReplay(f, calls); v != nil {
-		return v
-	}
-	if v := h.judgeNoReplay(f, calls); v != nil {
-		return v
-	}
-	if v := h.judgeInvalidate(f, calls); v != nil {
 		return v
 	}
 	if v := h.judgeApplyBatches(f.actor, f.backend, calls, applyBatchOf(f.kind)); v != nil {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/history"
 )
 
 // Local-store faults (faults.LocalStore) are environment facts like a
@@ -69,8 +70,12 @@ func openStream(calls []faults.Call) int {
 // noteCut counts where a host restart cut the operations in flight: the
 // blocking point the actor holding the baton stopped at, before its call
 // (for the reachability table: a crash between a batch's apply and its
-// cursor write is a cut at local.write-fetch-cursor-if-ahead).
+// cursor write is a cut at local.write-fetch-cursor-if-ahead), and records
+// the cut (a step whose "cut" cancels an operation is not cut).
 func (h *Host) noteCut(point string) {
 	h.stats.Faults["cut@"+point]++
 	h.cutAt = point
+	if !h.cutCancel {
+		h.appendEvent(history.Event{Kind: history.StepCut, Point: point})
+	}
 }

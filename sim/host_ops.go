@@ -386,10 +386,8 @@ func (h *Host) step(cut int) *Violation {
 	}
 	parked, err := h.rt.Run()
 	h.rt.OnSwitch(nil)
-	h.stepCut = false
 	if at := h.rt.StoppedAt(); cut > 0 && at != "" {
 		h.noteCut(at)
-		h.stepCut = !h.cutCancel
 	}
 	if h.cutCancel {
 		cut = 0 // the hook cancelled; the step runs to its end and is checked

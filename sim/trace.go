@@ -62,11 +62,11 @@ type Trace struct {
 	limited   bool // Keep was called
 	count     int  // event lines added
 	hasher    hash.Hash
-	// flag, when set, is a marker no line may carry; flagged is the first
-	// line that did (see Flag).
-	flag    []byte
-	flagged string
-	scratch []string // reused sorted copy of details
+	// watching: log keeps the lines from read on for Unread (Watch), even
+	// hashed and kept by no one.
+	watching bool
+	read     int
+	scratch  []string // reused sorted copy of details
 }
 
 // NewTrace returns an empty trace whose times are printed relative to start.
@@ -94,6 +94,7 @@ func getLog() []byte {
 // afterwards still lands (the small buffer grows).
 func (t *Trace) seal() {
 	t.flushHash()
+	t.watching = false // the run's checks are over
 	from := t.hashed
 	if len(t.starts) > 0 {
 		from = t.starts[t.head%len(t.starts)] // the oldest kept line
@@ -177,21 +178,28 @@ func (t *Trace) appendHead(at time.Time, actor, kind string) []byte {
 	return event.AppendHead(t.log, at.Sub(t.start), actor, kind)
 }
 
-// Flag makes the trace remember the first line that contains marker (""
-// turns it off), whether or not Keep holds that line.
-func (t *Trace) Flag(marker string) { t.flag = []byte(marker) }
+// Watch makes the trace hold every line written from now on until Unread
+// hands it out, whether or not Keep holds it: a checker reads the text the
+// harness printed (property secrecy: no credential may reach it).
+func (t *Trace) Watch() { t.watching, t.read = true, len(t.log) }
 
-// Flagged returns the first line that carried the Flag marker, if any.
-func (t *Trace) Flagged() (line string, ok bool) { return t.flagged, t.flagged != "" }
+// Unread returns the lines written since the last Unread (or Watch),
+// each "\n"-terminated, and forgets them. The slice is the trace's own:
+// valid until the next line is added.
+func (t *Trace) Unread() []byte {
+	if !t.watching {
+		return nil
+	}
+	b := t.log[t.read:]
+	t.read = len(t.log)
+	return b
+}
 
 // commit ends the line appendHead started: b is log with the line
 // appended. It terminates the line, keeps it as Keep says and hashes
 // pending lines once there are enough.
 func (t *Trace) commit(b []byte) {
 	line := b[t.lineStart:]
-	if len(t.flag) > 0 && t.flagged == "" && bytes.Contains(line, t.flag) {
-		t.flagged = string(line)
-	}
 	t.count++
 	switch {
 	case !t.limited:
@@ -290,12 +298,18 @@ func (t *Trace) compact() {
 	if len(t.starts) > 0 {
 		from = min(from, t.starts[t.head%len(t.starts)]) // the oldest kept line
 	}
+	if t.watching {
+		from = min(from, t.read) // the lines Unread has not handed out
+	}
 	if from < len(t.log)*3/4 {
 		return
 	}
 	n := copy(t.log, t.log[from:])
 	t.log = t.log[:n]
 	t.hashed -= from
+	if t.watching {
+		t.read -= from
+	}
 	for i := range t.starts {
 		t.starts[i] -= from
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -152,19 +153,32 @@ func BenchmarkTraceAdd(b *testing.B) {
 	}
 }
 
-func TestTraceFlagRemembersFirstMarkedLineEvenWhenNotKept(t *testing.T) {
+// TestTraceUnreadHoldsLinesEvenWhenNotKept: a watched trace hands out
+// every line written since the last Unread, once, even with Keep(0) and
+// across hash flushes that drop the lines no one keeps.
+func TestTraceUnreadHoldsLinesEvenWhenNotKept(t *testing.T) {
 	tr := NewTrace(Epoch)
 	tr.Keep(0)
-	tr.Flag("MARK")
-	tr.Add(Epoch, "a", "ev", "k=v")
-	if _, ok := tr.Flagged(); ok {
-		t.Fatal("flagged a line without the marker")
+	tr.Add(Epoch, "a", "ev", "k=before")
+	if got := tr.Unread(); got != nil {
+		t.Fatalf("Unread before Watch = %q, want nil", got)
 	}
+	tr.Watch()
 	tr.addDetailBytes(Epoch, "b", "rt", []byte(`err "x MARK1 y"`))
-	tr.Add(Epoch, "c", "ev", "k=MARK2")
-	line, ok := tr.Flagged()
-	if !ok || !strings.Contains(line, "MARK1") {
-		t.Fatalf("Flagged() = %q, %t; want the first marked line", line, ok)
+	tr.Add(Epoch, "c", "ev", "k=v")
+	got := string(tr.Unread())
+	if strings.Count(got, "\n") != 2 || !strings.Contains(got, "MARK1") || strings.Contains(got, "before") {
+		t.Fatalf("Unread() = %q; want the two lines since Watch", got)
+	}
+	if got := tr.Unread(); len(got) != 0 {
+		t.Fatalf("second Unread() = %q; want nothing new", got)
+	}
+	for i := range 20000 { // many hash batches
+		tr.Add(Epoch, "d", "ev", "n="+strconv.Itoa(i))
+	}
+	got = string(tr.Unread())
+	if n := strings.Count(got, "\n"); n != 20000 || !strings.HasSuffix(got, "n=19999\n") {
+		t.Fatalf("Unread() after 20000 lines holds %d lines (ends %q)", n, got[max(0, len(got)-20):])
 	}
 }
 

@@ -43,6 +43,13 @@ type Event struct {
 	OwnsAlarm bool
 	// Alarm is what an alarm event records (the kinds from WakerListed on).
 	Alarm *Alarm
+	// Point is the blocking point a cut step stopped at (StepCut).
+	Point string
+	// Trace is the trace text written since the last StepEnd (StepEnd,
+	// RunEnd), "\n"-terminated lines, when a checker asked for it
+	// (SnapTrace). It is the trace's own buffer: valid while the event is
+	// observed.
+	Trace []byte
 }
 
 // Alarm is what the driver records of the host's alarm at an alarm event;

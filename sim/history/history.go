@@ -48,6 +48,30 @@ type Records interface {
 	StoreSince(mark int) []faults.StoreCall
 }
 
+// Planted is implemented by Records that also lend the planters' records
+// (the driver's do): what SPEC 1.4's redactor must leave of a near-miss
+// span the harness planted in an injected error.
+type Planted interface {
+	// SpanImage returns the image of the near-miss span named id
+	// (faults.NextSpan) as the planter that planted it recorded it
+	// (faults.Secrets.Image); ok is false for an id no planter of the
+	// run planted.
+	SpanImage(id string) (image string, ok bool)
+}
+
+// Snapshots is a set of snapshots of the run's state a judge asks the
+// driver to take at an event. The driver takes none that no judge asks for.
+type Snapshots uint8
+
+// SnapTrace: StepEnd and RunEnd carry the trace text written since the
+// last of them (Event.Trace).
+const SnapTrace Snapshots = 1
+
+// Snapshotter is a Judge that asks for snapshots.
+type Snapshotter interface {
+	Snapshots() Snapshots
+}
+
 // Reporter is how a judge tells the driver what it found.
 type Reporter interface {
 	// Violate reports that property broke, with a one-paragraph detail.
@@ -77,6 +101,7 @@ type History struct {
 	events []Event
 	judge  Judge
 	reads  Kinds
+	snaps  Snapshots
 	rep    Reporter
 }
 
@@ -91,12 +116,18 @@ func (h *History) Reset(s Setup, r Records, judge Judge, rep Reporter) {
 			h.events = *buf
 		}
 	}
-	h.setup, h.judge, h.rep, h.reads = s, judge, rep, 0
+	h.setup, h.judge, h.rep, h.reads, h.snaps = s, judge, rep, 0, 0
 	if judge != nil {
 		h.reads = judge.Reads()
+		if sn, ok := judge.(Snapshotter); ok {
+			h.snaps = sn.Snapshots()
+		}
 		judge.Begin(s, r)
 	}
 }
+
+// Wants reports whether the judge asked for snapshot s.
+func (h *History) Wants(s Snapshots) bool { return h.snaps&s != 0 }
 
 // Reads reports whether the judge reads kind k: a driver can skip building
 // an event nobody reads.
@@ -123,7 +154,7 @@ func (h *History) Release() {
 	clear(h.events)
 	buf := h.events[:0]
 	h.events = nil
-	h.judge, h.rep, h.reads = nil, nil, 0
+	h.judge, h.rep, h.reads, h.snaps = nil, nil, 0, 0
 	buffers.Put(&buf)
 }
 

@@ -108,6 +108,17 @@ const (
 	// Waker); true: after, as the host follows it (the Waker's or the
 	// owning store's). Alarm.At and Alarm.Set hold it.
 	AlarmChecked
+	// StepCut: a host restart cut the current step short, at the blocking
+	// point Point (the actor holding the baton stopped there, before its
+	// call). Appended after the step's actors stopped and before its
+	// records; the step's finished operations follow, then the restart's
+	// HostStart (no StepEnd). Operations that finished in it may have left
+	// work to ones that never will.
+	StepCut
+	// RunEnd: the run's last check is done (the liveness tail passed):
+	// nothing more happens that a checker may judge. Trace holds the trace
+	// written since the last StepEnd, when a checker asked (SnapTrace).
+	RunEnd
 
 	kindCount // the number of kinds plus one
 )
@@ -128,13 +139,14 @@ var kindNames = [...]string{
 	LocalReopened: "local-reopened",
 	APIProbed:     "api-probed",
 	IntentProbed:  "intent-probed",
-
 	WakerListed:   "waker-listed",
 	FiringBegan:   "firing-began",
 	FiringEnded:   "firing-ended",
 	Rearmed:       "rearmed",
 	TimerReturned: "timer-returned",
 	AlarmChecked:  "alarm-checked",
+	StepCut:       "step-cut",
+	RunEnd:        "run-end",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

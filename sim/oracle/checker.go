@@ -82,6 +82,18 @@ func (j *Judge) Costs() []Cost {
 // Reads is the union of what the checkers read.
 func (j *Judge) Reads() history.Kinds { return j.reads }
 
+// Snapshots is the union of the snapshots the checkers ask for
+// (history.Snapshotter).
+func (j *Judge) Snapshots() history.Snapshots {
+	var s history.Snapshots
+	for _, c := range j.checkers {
+		if sn, ok := c.(history.Snapshotter); ok {
+			s |= sn.Snapshots()
+		}
+	}
+	return s
+}
+
 // Begin starts a run for every checker.
 func (j *Judge) Begin(s history.Setup, r history.Records) {
 	for _, c := range j.checkers {
