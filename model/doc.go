@@ -78,7 +78,7 @@
 //	push-target              6.5                          predicted + record  driver
 //	push-batch               6.5                          predicted + record  driver
 //	push-count               5.1                          record              driver
-//	local-store              —                            predicted           driver
+//	local-store              —                            predicted           checker
 //	replay                   5.2                          record              driver
 //	invalidate               5.2, 5.3                     record              driver
 //	lost-message             5.2 step 1                   record              checker

@@ -42,7 +42,9 @@ type Event struct {
 	// host's alarm itself (sim.AlarmOwner), so no Waker runs.
 	OwnsAlarm bool
 	// Alarm is what an alarm event records (the kinds from WakerListed on).
-	Alarm *Alarm
+	Alarm   *Alarm
+	View    *View    // LocalView
+	Mutated *Mutated // LocalMutated
 }
 
 // Alarm is what the driver records of the host's alarm at an alarm event;
@@ -218,15 +220,73 @@ type PushRevRead struct {
 }
 
 // Local is a call into the workspace's local store that the store carried
-// out (a call the fault wrapper failed never reached it).
+// out (a call the fault wrapper failed never reached it): its arguments
+// and what the store returned. The slices are the ones the call passed or
+// returned, shared with the workspace and the store: valid while the event
+// is observed.
 type Local struct {
-	// Op names the store method in words: "write-push-cursor", ...
+	// Op names the store method in words: "write-file", "apply-upstream",
+	// "files", "current-rev", "local-changes", "fetch-cursor",
+	// "write-fetch-cursor", "write-fetch-cursor-if-ahead", "push-rev",
+	// "set-push-rev", "push-cursor", "write-push-cursor".
 	Op string
-	// Cursor is the cursor a cursor write wrote.
+	// Cursor is the cursor a cursor write wrote, or a cursor read returned
+	// (fetch-cursor, push-cursor) as the store returned it.
 	Cursor scheduler.Cursor
 	// Remote is where the backend's remote stood at the call, for the
 	// calls a checker needs it for (a push cursor write).
 	Remote Remote
+	// Store is the backend id the call named (the event's Backend is -1
+	// for one the run does not have: the store probe's).
+	Store string
+	// Path, Content and Deleted are a write-file's arguments.
+	Path    string
+	Content []byte
+	Deleted bool
+	// Changes are apply-upstream's argument, or what local-changes
+	// returned.
+	Changes []workspace.Change
+	// After, Through and Limit are local-changes' arguments.
+	After, Through scheduler.Cursor
+	Limit          int
+	// Files is what files returned.
+	Files []workspace.File
+	// Rev is the revision write-file, current-rev or push-rev returned, or
+	// the one set-push-rev wrote.
+	Rev int64
+	// N is the count apply-upstream returned; OK what
+	// write-fetch-cursor-if-ahead returned.
+	N  int
+	OK bool
+	// Pos is how far the backend's runtime record had got at the call
+	// (faults.Container.Mark): which pass of an operation an apply belongs
+	// to.
+	Pos int
+}
+
+// View is the driver's snapshot, between steps, of one backend whose
+// runtime kept its whole log (faults.Container.Survived): the host's own
+// reads of the local store's cursors (the bare store: no fault injected).
+type View struct {
+	// Fetch and Push are the stored fetch and push cursors, as the store
+	// returned them.
+	Fetch, Push scheduler.Cursor
+}
+
+// Mutated is a content the local store handed out (Files, LocalChanges)
+// that changed in place afterwards, as the driver found it right after a
+// later call (the LocalCall event before this one): the driver keeps a
+// copy of each small content handed out, because the change is in the
+// memory the store shares, not in any answer.
+type Mutated struct {
+	// After and Store name the call after which the change was found.
+	After, Store string
+	// Op and From name the call that handed the content out; Path and Rev
+	// the content.
+	Op, From, Path string
+	Rev            int64
+	// Was is what it held when handed out, Now what it holds.
+	Was, Now []byte
 }
 
 // Remote is a snapshot of a backend's container, taken by the driver at an

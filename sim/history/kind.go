@@ -31,9 +31,10 @@ const (
 	// Not appended for a step cut by a host restart. Intents holds the
 	// intent store's listing.
 	StepEnd
-	// LocalCall: a call of the workspace into its local store that the
-	// store carried out, made by Actor on the backend Backend (-1: a
-	// backend the run does not have, such as a probe's). Local holds it.
+	// LocalCall: a call of the workspace (or of the host's store probe)
+	// into its local store that the store carried out, made by Actor on
+	// the backend Backend (-1: a backend the run does not have, such as
+	// the probe's), appended as the call returns. Local holds it.
 	LocalCall
 	// StoreFailed: a call into the intent store or the local store failed
 	// with an error the harness did not inject (it does not wrap
@@ -108,6 +109,14 @@ const (
 	// Waker); true: after, as the host follows it (the Waker's or the
 	// owning store's). Alarm.At and Alarm.Set hold it.
 	AlarmChecked
+	// LocalView: between steps, before StepEnd, the driver's reads of one
+	// surviving backend's local cursors (Backend; View holds them).
+	// Appended only when a checker reads it.
+	LocalView
+	// LocalMutated: right after a LocalCall, a content the local store
+	// handed out earlier has changed in place (Mutated holds it). The
+	// driver keeps the contents to compare only when a checker reads it.
+	LocalMutated
 
 	kindCount // the number of kinds plus one
 )
@@ -135,6 +144,8 @@ var kindNames = [...]string{
 	Rearmed:       "rearmed",
 	TimerReturned: "timer-returned",
 	AlarmChecked:  "alarm-checked",
+	LocalView:     "local-view",
+	LocalMutated:  "local-mutated",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.
