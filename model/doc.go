@@ -75,9 +75,9 @@
 //	fetch-through            6.4 step 2                   predicted           checker
 //	cancel                   5.1                          predicted + record  checker
 //	push-budget              6.5                          record              checker
-//	push-target              6.5                          predicted + record  driver
-//	push-batch               6.5                          predicted + record  driver
-//	push-count               5.1                          record              driver
+//	push-target              6.5                          predicted + record  checker
+//	push-batch               6.5                          predicted + record  checker
+//	push-count               5.1                          record              checker
 //	local-store              —                            predicted           checker
 //	replay                   5.2                          record              driver
 //	invalidate               5.2, 5.3                     record              driver

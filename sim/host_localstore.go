@@ -100,7 +100,6 @@ func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
 	s.check("current-rev", backend, err)
 	if reached(err) {
 		s.h.localCall("current-rev", backend, func(l *history.Local) { l.Rev = rev })
-		s.h.notePushRead(backend, "current-rev")
 	}
 	return rev, err
 }
@@ -110,7 +109,6 @@ func (s localStoreCheck) LocalChanges(backend string, after, through workspace.C
 	cs, err := s.inner.LocalChanges(backend, after, through, limit)
 	s.check("local-changes", backend, err)
 	if reached(err) {
-		s.h.notePushRead(backend, "local-changes")
 		s.h.localCall("local-changes", backend, func(l *history.Local) {
 			l.After, l.Through, l.Limit, l.Changes = after, through, limit, cs
 		})
@@ -182,7 +180,6 @@ func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
 	s.check("push-cursor", backend, err)
 	if reached(err) {
 		s.h.localCall("push-cursor", backend, func(l *history.Local) { l.Cursor = c })
-		s.h.notePushRead(backend, "push-cursor")
 	}
 	return c, err
 }

@@ -712,7 +712,6 @@ func (h *Host) drainRecords() {
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
 			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)
 			h.appendEvent(history.Event{Kind: history.RuntimeCall, Actor: call.Actor, Backend: i, Runtime: &h.drained[i][k]})
-			h.checkPushTarget(i, call)
 		}
 	}
 	storeCalls := h.sched.CallsView(h.schedMark)

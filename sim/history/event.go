@@ -24,7 +24,7 @@ type Event struct {
 	Runtime *faults.Call      // RuntimeCall
 	Store   *faults.StoreCall // StoreCall
 	Maker   string            // GateWait: the actor that made the gate
-	Op      *Op               // OpReturned
+	Op      *Op               // OpReturned, PushReturned
 	Local   *Local            // LocalCall
 	Failure *StoreFailure     // StoreFailed
 	Intent  *scheduler.Intent // IntentPlanted
@@ -87,7 +87,8 @@ const (
 // returned. It is the client side of Jepsen's history: a checker compares
 // it with what the records say the world did.
 type Op struct {
-	// Kind is "exec", "retry", "pull", "write" or "delete".
+	// Kind is "exec", "retry", "pull", "write" or "delete" (or "push",
+	// in a PushReturned event).
 	Kind string
 	// Mode is an exec's sync mode.
 	Mode workspace.ExecSync
@@ -131,6 +132,8 @@ type Op struct {
 	// by the driver when the operation returned and the cursor cannot
 	// have moved back since its pull (AtTargetReadable); nil otherwise.
 	FetchCursor *scheduler.Cursor
+	// Pushed is the count a Workspace.Push returned (Kind "push").
+	Pushed int
 }
 
 // Tail is the liveness tail's state (Liveness): environment facts the

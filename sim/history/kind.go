@@ -117,6 +117,15 @@ const (
 	// handed out earlier has changed in place (Mutated holds it). The
 	// driver keeps the contents to compare only when a checker reads it.
 	LocalMutated
+	// PushEntered: Actor's next push to Backend reached its blocking
+	// point, before the call (its latest reads of the local store are that
+	// batch's). Appended only when a checker reads it.
+	PushEntered
+	// PushReturned: a Workspace.Push the driver made itself (the tail's
+	// re-push) returned: Actor, Backend, and Op (Kind "push", Pushed the
+	// count it returned, StepMarks each backend's record position when it
+	// began). Not an OpReturned: no operation of the run's.
+	PushReturned
 
 	kindCount // the number of kinds plus one
 )
@@ -146,6 +155,8 @@ var kindNames = [...]string{
 	AlarmChecked:  "alarm-checked",
 	LocalView:     "local-view",
 	LocalMutated:  "local-mutated",
+	PushEntered:   "push-entered",
+	PushReturned:  "push-returned",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.
