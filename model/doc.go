@@ -53,7 +53,7 @@
 //	liveness-files           11 (liveness)                predicted + record  checker
 //	liveness-push            6.6, 8.3                     predicted + record  checker
 //	liveness-converge        6.3, 6.4, 6.6                predicted + record  checker
-//	host-write               6.1                          predicted           driver
+//	host-write               6.1                          predicted           checker
 //	store-error              —                            record              checker
 //	secrecy                  1.4                          predicted           driver
 //	timer-escape             —                            driver              checker
@@ -67,9 +67,9 @@
 //	batch-budget             6.4                          record              driver
 //	applied                  1.4, 6.4                     predicted + record  driver
 //	skipped                  1.4                          predicted           checker
-//	cursor-monotone          11.7                         record              driver
-//	fetched-applied          8.7                          predicted + record  driver
-//	pushed-applied           6.5                          predicted + record  driver
+//	cursor-monotone          11.7                         record              checker
+//	fetched-applied          8.7                          predicted + record  checker
+//	pushed-applied           6.5                          predicted + record  checker
 //	complete-at-target       11.8                         record              checker
 //	fifo                     5.1, 11.9                    record              checker
 //	fetch-through            6.4 step 2                   predicted           checker

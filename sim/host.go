@@ -276,7 +276,7 @@ type Host struct {
 	pushRevReads map[string][]history.PushRevRead // per actor: the pushRev its pulls read
 	lastFetch    []scheduler.Cursor               // per backend: fetch cursor at the last check
 	lastPushed   []scheduler.Cursor               // per backend: the remote\'s applied-push cursor then
-	viewStarts   int                              // the host start checkLocalViews last saw
+	viewStarts   int                              // the host start viewLocal last saw
 	secrets      []*faults.Secrets                // every planter, containers first
 	storeSecrets *faults.Secrets                  // the intent store's, across host starts
 

@@ -67,10 +67,10 @@ func (h *Host) checkState() *Violation {
 	if v := h.storedSecrecy(intents); v != nil {
 		return v
 	}
-	if v := h.checkAckedWrites(); v != nil {
+	if v := h.listAckedWrites(); v != nil {
 		return v
 	}
-	if v := h.checkLocalViews(); v != nil {
+	if v := h.viewLocal(); v != nil {
 		return v
 	}
 	if v := h.stepEnd(intents); v != nil {
@@ -109,7 +109,7 @@ func (h *Host) Liveness() *Violation {
 	}
 	h.event("-", "liveness", "faults=off")
 	h.oracle.Acked.Force() // every acknowledged write is checked before the tail
-	if v := h.checkAckedWrites(); v != nil {
+	if v := h.listAckedWrites(); v != nil {
 		return v
 	}
 	for _, c := range h.containers {

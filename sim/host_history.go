@@ -138,7 +138,7 @@ func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
 		Kind: f.kind, Mode: f.mode, Path: f.path, Size: f.size, Version: f.version,
 		Exec: f.exec, Retry: f.retry, Pull: f.pull, Err: f.err,
 		CancelHit: h.hit[f.actor], Cancelled: h.cancelled[f.actor],
-		Calls: calls, Commands: commands, StepMarks: f.marks,
+		Calls: calls, Commands: commands, StepMarks: f.marks, Stored: f.stored,
 		StoreMark: f.storeMark, Begun: f.begun, PushRevReads: h.takePushRevReads(f.actor), FetchCursor: cur,
 	}})
 	return h.violated

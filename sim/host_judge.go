@@ -43,21 +43,7 @@ func (h *Host) judge(f finished) *Violation {
 	}
 	switch f.kind {
 	case "write", "delete":
-		if errors.Is(f.err, faults.ErrInjected) {
-			return nil // a local-store fault: never acknowledged
-		}
-		if f.err != nil {
-			return h.fail("host-write", f.actor+": "+f.err.Error())
-		}
-		if h.supersededWrite(f) {
-			return nil
-		}
-		if f.kind == "delete" {
-			h.oracle.Acked.Remove(f.backend, f.path)
-			h.stats.Faults["host-delete"]++
-			return nil
-		}
-		h.oracle.Acked.AddVersion(f.backend, f.path, f.size, f.version)
+		h.ackWrite(f) // host-write is oracle.HostWriteChecker's
 	}
 	return nil
 }

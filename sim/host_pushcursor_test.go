@@ -21,7 +21,7 @@ func TestPushCursorNotPastRemote(t *testing.T) {
 		if err := (localStoreCheck{inner: h.store, h: h}).WritePushCursor(h.names[0], tc.push); err != nil {
 			t.Fatal(err)
 		}
-		v := h.checkLocalViews()
+		v := h.viewLocal()
 		if fired := v != nil; fired != tc.fires {
 			t.Errorf("push cursor %s over a remote that took nothing: expected a violation %v, got %v", tc.push, tc.fires, v)
 		}

@@ -45,6 +45,7 @@ type Event struct {
 	Alarm   *Alarm
 	View    *View    // LocalView
 	Mutated *Mutated // LocalMutated
+	Files   *Files   // LocalFiles
 }
 
 // Alarm is what the driver records of the host's alarm at an alarm event;
@@ -134,6 +135,10 @@ type Op struct {
 	FetchCursor *scheduler.Cursor
 	// Pushed is the count a Workspace.Push returned (Kind "push").
 	Pushed int
+	// Stored numbers a host write or delete's write-file call among all
+	// that reached the local store (0: none did): two writes of one path
+	// acknowledged in the other order than they reached the store.
+	Stored int
 }
 
 // Tail is the liveness tail's state (Liveness): environment facts the
@@ -274,6 +279,27 @@ type View struct {
 	// Fetch and Push are the stored fetch and push cursors, as the store
 	// returned them.
 	Fetch, Push scheduler.Cursor
+	// CurrentRev is the remote's current revision, AppliedPush its
+	// applied-push cursor (its watermarks' FetchCursor).
+	CurrentRev  int64
+	AppliedPush scheduler.Cursor
+	// Listed: the listings below were taken. The driver lists both sides
+	// only when one of the two cursors moved since the backend's last
+	// view, or the host restarted since (between those, neither side of
+	// what they compare can legitimately change).
+	Listed bool
+	// Local and Remote are the local store's and the container's files,
+	// in path order; Tombstones the remote's deletes (the container's
+	// own record). Shared with the driver: valid while observed.
+	Local, Remote []workspace.File
+	Tombstones    []scheduler.Cursor
+}
+
+// Files is the local store's listing of one backend (Backend), taken by the
+// driver between steps (LocalFiles). Shared with the driver: valid while
+// observed.
+type Files struct {
+	Files []workspace.File
 }
 
 // Mutated is a content the local store handed out (Files, LocalChanges)

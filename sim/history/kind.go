@@ -110,8 +110,9 @@ const (
 	// owning store's). Alarm.At and Alarm.Set hold it.
 	AlarmChecked
 	// LocalView: between steps, before StepEnd, the driver's reads of one
-	// surviving backend's local cursors (Backend; View holds them).
-	// Appended only when a checker reads it.
+	// surviving backend's local cursors and remote (Backend; View holds
+	// them), after the LocalFiles of the same check. Appended only when a
+	// checker reads it.
 	LocalView
 	// LocalMutated: right after a LocalCall, a content the local store
 	// handed out earlier has changed in place (Mutated holds it). The
@@ -126,6 +127,11 @@ const (
 	// count it returned, StepMarks each backend's record position when it
 	// began). Not an OpReturned: no operation of the run's.
 	PushReturned
+	// LocalFiles: between steps, before the LocalViews, the local store's
+	// listing of one backend with acknowledged host writes (Backend; Files
+	// holds it), taken when the driver's write ledger says a listing is
+	// due (oracle.AckedWrites.Due). Appended only when a checker reads it.
+	LocalFiles
 
 	kindCount // the number of kinds plus one
 )
@@ -157,6 +163,7 @@ var kindNames = [...]string{
 	LocalMutated:  "local-mutated",
 	PushEntered:   "push-entered",
 	PushReturned:  "push-returned",
+	LocalFiles:    "local-files",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

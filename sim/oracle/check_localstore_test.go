@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/syncsim/syncsim/scheduler"
@@ -21,7 +20,7 @@ func TestLocalStoreChecker(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		events []history.Event
-		want   string // "" for none, else a part of the detail
+		want   string // "" for none, else the violation's start
 	}{
 		{"a correct history", []history.Event{
 			write,
@@ -35,43 +34,30 @@ func TestLocalStoreChecker(t *testing.T) {
 		}, ""},
 		{"a write stamped with the wrong revision", []history.Event{
 			call("#1.write.b0", history.Local{Op: "write-file", Path: "/a", Content: []byte("x"), Rev: 2}),
-		}, `#1.write.b0: local store write-file b0 "/a": expected rev 1, got rev 2`},
+		}, `local-store: #1.write.b0: local store write-file b0 "/a": expected rev 1, got rev 2`},
 		{"an apply that miscounts", []history.Event{
 			write,
 			call("#2.pull.b0", history.Local{Op: "apply-upstream", Changes: []workspace.Change{{Rev: 3, Path: "/a", Content: []byte("x")}}, N: 1}),
-		}, "local store apply-upstream b0 of 1 entries: expected 0 applied"},
+		}, "local-store: #2.pull.b0: local store apply-upstream b0 of 1 entries: expected 0 applied"},
 		{"a listing out of order", []history.Event{
 			write,
 			call("#2.pull.b0", history.Local{Op: "apply-upstream", Changes: []workspace.Change{{Rev: 3, Path: "/0", Content: []byte("y")}}, N: 1}),
 			call("", history.Local{Op: "files", Files: []workspace.File{{Path: "/a", Rev: 1, Content: []byte("x")}, {Path: "/0", Rev: 3, Content: []byte("y")}}}),
-		}, "host: local store files b0: expected [/0@3 /a@1], got [/a@1 /0@3]"},
+		}, "local-store: host: local store files b0: expected [/0@3 /a@1], got [/a@1 /0@3]"},
 		{"a cursor that moves back", []history.Event{
 			call("#2.pull.b0", history.Local{Op: "write-fetch-cursor", Cursor: scheduler.At(5)}),
 			call("#3.pull.b0", history.Local{Op: "write-fetch-cursor-if-ahead", Cursor: scheduler.At(4), OK: true}),
-		}, "write-fetch-cursor-if-ahead b0 {4,null}: expected false, got true"},
+		}, "local-store: #3.pull.b0: local store write-fetch-cursor-if-ahead b0 {4,null}: expected false, got true"},
 		{"a stored cursor read between steps", []history.Event{
 			call("#2.exec.b0", history.Local{Op: "write-push-cursor", Cursor: scheduler.AtPath(1, "/a")}),
 			{Kind: history.LocalView, Backend: 0, View: &history.View{Push: scheduler.At(1)}},
-		}, "host: local store push-cursor b0: expected {1,\"/a\"}, got {1,null}"},
+		}, "local-store: host: local store push-cursor b0: expected {1,\"/a\"}, got {1,null}"},
 		{"a handed-out content changed in place", []history.Event{
 			{Kind: history.LocalMutated, Actor: "#3.write.b0", Mutated: &history.Mutated{After: "write-file", Store: "b0", Op: "files", From: "b0", Path: "/a", Rev: 1, Was: []byte("x"), Now: []byte("z")}},
-		}, `#3.write.b0: local store write-file b0: the content of /a (rev 1) that files b0 handed out earlier changed in place from "x" to "z"`},
+		}, `local-store: #3.write.b0: local store write-file b0: the content of /a (rev 1) that files b0 handed out earlier changed in place from "x" to "z"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var c LocalStoreChecker
-			c.Begin(history.Setup{Backends: []string{"b0"}}, nil)
-			var rep recorder
-			for i := range tc.events {
-				c.Observe(&tc.events[i], &rep)
-			}
-			switch {
-			case tc.want == "" && len(rep.violations) > 0:
-				t.Fatalf("expected nothing, got %v", rep.violations)
-			case tc.want != "" && len(rep.violations) == 0:
-				t.Fatalf("expected a violation with %q, got none", tc.want)
-			case tc.want != "" && (!strings.HasPrefix(rep.violations[0], "local-store: ") || !strings.Contains(rep.violations[0], tc.want)):
-				t.Fatalf("expected local-store with %q, got %q", tc.want, rep.violations[0])
-			}
+			expectFirst(t, &LocalStoreChecker{}, history.Setup{Backends: []string{"b0"}}, tc.events, tc.want)
 		})
 	}
 }
