@@ -63,9 +63,9 @@
 //	defer-never-pulls        3.1, 11.11                   record              checker
 //	wait-pulls               3.1, 3.2                     record              checker
 //	pull-to-end              3.2, 6.3                     record              checker
-//	apply-batch              6.3 step 7, 6.4              record              driver
+//	apply-batch              6.3 step 7, 6.4              record              checker
 //	batch-budget             6.4                          record              driver
-//	applied                  1.4, 6.4                     predicted + record  driver
+//	applied                  1.4, 6.4                     predicted + record  checker
 //	skipped                  1.4                          predicted           checker
 //	cursor-monotone          11.7                         record              checker
 //	fetched-applied          8.7                          predicted + record  checker

@@ -192,8 +192,9 @@ func (h *Host) Liveness() *Violation {
 		return v
 	}
 	for i := range h.containers {
-		// push-count (oracle.PushCountChecker) holds the count to the record.
-		h.appendEvent(history.Event{Kind: history.PushReturned, Actor: tailNames[i], Backend: i, Op: &history.Op{Kind: "push", Pushed: tailPushed[i], StepMarks: tailFrom}})
+		// push-count and apply-batch judge the tail (oracle.PushCountChecker,
+		// oracle.AppliedChecker).
+		h.appendEvent(history.Event{Kind: history.TailReturned, Actor: tailNames[i], Backend: i, Op: &history.Op{Kind: "tail", Pushed: tailPushed[i], StepMarks: tailFrom}})
 		if h.violated != nil {
 			return h.violated
 		}

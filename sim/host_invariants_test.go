@@ -96,13 +96,6 @@ func TestRecordPropertiesFire(t *testing.T) {
 		{"stream read past the byte stop", &workspace.Budget{MaxEntries: 8, MaxBytes: 30}, func() *recordBuilder {
 			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 3, 20).closeEarly(1)
 		}, retry, "batch-budget"},
-		{"complete with more applied than served", nil, func() *recordBuilder {
-			return (&recordBuilder{actor: "#1.retry.b0"}).fetch(1, zero, two).entries(1, 1, 20).eof(1)
-		}, func(r *recordBuilder) finished {
-			f := retry(r)
-			f.retry = workspace.RetryResult{Status: workspace.RetryComplete, Applied: 2}
-			return f
-		}, "applied"},
 		{"defer exec that fetches after its command", nil, func() *recordBuilder {
 			r := &recordBuilder{actor: "#1.exec.b0"}
 			r.add(faults.Call{Op: faults.OpExec, Conn: 1, Stream: 1, Command: "write 1"})

@@ -57,7 +57,6 @@ func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted
 	s.check("write-file", backend, err)
 	if reached(err) {
 		s.h.noteLocalWrite()
-		s.h.localModel.WriteFile(backend, path, content, deleted)
 		s.h.localCall("write-file", backend, func(l *history.Local) {
 			l.Path, l.Content, l.Deleted, l.Rev = path, content, deleted, rev
 		})
@@ -71,7 +70,6 @@ func (s localStoreCheck) ApplyUpstream(backend string, changes []workspace.Chang
 	n, err := s.inner.ApplyUpstream(backend, changes)
 	s.check("apply-upstream", backend, err)
 	if reached(err) {
-		s.h.modelApplyUpstream(backend, changes)
 		s.h.localCall("apply-upstream", backend, func(l *history.Local) {
 			l.Changes, l.N, l.Pos = changes, n, s.h.recordPos(backend)
 		})
@@ -135,7 +133,6 @@ func (s localStoreCheck) WriteFetchCursor(backend string, c workspace.Cursor) er
 	err := s.inner.WriteFetchCursor(backend, c)
 	s.check("write-fetch-cursor", backend, err)
 	if reached(err) {
-		s.h.localModel.WriteFetchCursor(backend, c)
 		s.h.localCall("write-fetch-cursor", backend, func(l *history.Local) { l.Cursor = c })
 	}
 	return err
@@ -146,7 +143,6 @@ func (s localStoreCheck) WriteFetchCursorIfAhead(backend string, c workspace.Cur
 	ok, err := s.inner.WriteFetchCursorIfAhead(backend, c)
 	s.check("write-fetch-cursor-if-ahead", backend, err)
 	if reached(err) {
-		s.h.localModel.WriteFetchCursorIfAhead(backend, c)
 		s.h.localCall("write-fetch-cursor-if-ahead", backend, func(l *history.Local) { l.Cursor, l.OK = c, ok })
 	}
 	return ok, err
@@ -157,8 +153,8 @@ func (s localStoreCheck) PushRev(backend string) (int64, error) {
 	rev, err := s.inner.PushRev(backend)
 	s.check("push-rev", backend, err)
 	if reached(err) {
-		s.h.localCall("push-rev", backend, func(l *history.Local) { l.Rev = rev })
-		s.h.notePushRevRead(backend, s.h.localModel.PushRev(backend))
+		s.h.localCall("push-rev", backend, func(l *history.Local) { l.Rev, l.Pos = rev, s.h.recordPos(backend) })
+		s.h.notePushRevRead(backend, rev)
 	}
 	return rev, err
 }
@@ -168,7 +164,6 @@ func (s localStoreCheck) SetPushRev(backend string, rev int64) error {
 	err := s.inner.SetPushRev(backend, rev)
 	s.check("set-push-rev", backend, err)
 	if reached(err) {
-		s.h.localModel.SetPushRev(backend, rev)
 		s.h.localCall("set-push-rev", backend, func(l *history.Local) { l.Rev = rev })
 	}
 	return err
@@ -189,7 +184,6 @@ func (s localStoreCheck) WritePushCursor(backend string, c workspace.Cursor) err
 	err := s.inner.WritePushCursor(backend, c)
 	s.check("write-push-cursor", backend, err)
 	if reached(err) {
-		s.h.localModel.WritePushCursor(backend, c)
 		s.h.localCall("write-push-cursor", backend, func(l *history.Local) {
 			l.Cursor, l.Remote = c, s.h.remoteAt(backend)
 		})

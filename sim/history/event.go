@@ -20,11 +20,11 @@ type Event struct {
 	Backend int
 
 	Start   int               // HostStart: the start's number, from 1
-	Marks   []int             // HostStart: each backend's record position
+	Marks   []int             // HostStart, Drained: each backend's record position
 	Runtime *faults.Call      // RuntimeCall
 	Store   *faults.StoreCall // StoreCall
 	Maker   string            // GateWait: the actor that made the gate
-	Op      *Op               // OpReturned, PushReturned
+	Op      *Op               // OpReturned, TailReturned
 	Local   *Local            // LocalCall
 	Failure *StoreFailure     // StoreFailed
 	Intent  *scheduler.Intent // IntentPlanted
@@ -46,6 +46,7 @@ type Event struct {
 	View    *View    // LocalView
 	Mutated *Mutated // LocalMutated
 	Files   *Files   // LocalFiles
+	Epochs  []int    // Drained: each container's log epoch
 }
 
 // Alarm is what the driver records of the host's alarm at an alarm event;
@@ -88,8 +89,8 @@ const (
 // returned. It is the client side of Jepsen's history: a checker compares
 // it with what the records say the world did.
 type Op struct {
-	// Kind is "exec", "retry", "pull", "write" or "delete" (or "push",
-	// in a PushReturned event).
+	// Kind is "exec", "retry", "pull", "write" or "delete" (or "tail",
+	// in a TailReturned event).
 	Kind string
 	// Mode is an exec's sync mode.
 	Mode workspace.ExecSync
@@ -126,14 +127,15 @@ type Op struct {
 	// started no earlier: its wall-time budget is bounded from it).
 	Begun time.Time
 	// PushRevReads are the reads of the backend's scalar pushRev the
-	// operation made (SPEC 6.3 step 1), as the local-store model answers
-	// them, in order.
+	// operation made (SPEC 6.3 step 1), as the local store answered them
+	// (property local-store holds each answer to its model), in order.
 	PushRevReads []PushRevRead
 	// FetchCursor is the local store's fetch cursor of the backend, read
 	// by the driver when the operation returned and the cursor cannot
 	// have moved back since its pull (AtTargetReadable); nil otherwise.
 	FetchCursor *scheduler.Cursor
-	// Pushed is the count a Workspace.Push returned (Kind "push").
+	// Pushed is the count the liveness tail's Workspace.Push returned
+	// (TailReturned).
 	Pushed int
 	// Stored numbers a host write or delete's write-file call among all
 	// that reached the local store (0: none did): two writes of one path
@@ -267,8 +269,9 @@ type Local struct {
 	N  int
 	OK bool
 	// Pos is how far the backend's runtime record had got at the call
-	// (faults.Container.Mark): which pass of an operation an apply belongs
-	// to.
+	// (faults.Container.Mark), for apply-upstream and push-rev: which pass
+	// of an operation an apply belongs to, which fetch a pushRev read
+	// precedes.
 	Pos int
 }
 

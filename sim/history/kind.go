@@ -122,16 +122,23 @@ const (
 	// point, before the call (its latest reads of the local store are that
 	// batch's). Appended only when a checker reads it.
 	PushEntered
-	// PushReturned: a Workspace.Push the driver made itself (the tail's
-	// re-push) returned: Actor, Backend, and Op (Kind "push", Pushed the
-	// count it returned, StepMarks each backend's record position when it
-	// began). Not an OpReturned: no operation of the run's.
-	PushReturned
+	// TailReturned: the liveness tail's actor of Backend (Actor) finished
+	// its pull, push and pull, which the driver made itself: Op has Kind
+	// "tail", Pushed the count its Workspace.Push returned, StepMarks each
+	// backend's record position when the tail began. Appended after the
+	// tail's OpReturned events (its push and pulls, for their errors).
+	TailReturned
 	// LocalFiles: between steps, before the LocalViews, the local store's
 	// listing of one backend with acknowledged host writes (Backend; Files
 	// holds it), taken when the driver's write ledger says a listing is
 	// due (oracle.AckedWrites.Due). Appended only when a checker reads it.
 	LocalFiles
+	// Drained: the driver read the records after a step's actors ran (the
+	// RuntimeCall events before it): Marks holds each container's record
+	// position after the drain, Epochs each container's log epoch
+	// (faults.Container.LogEpoch) then. Appended only when a checker reads
+	// it.
+	Drained
 
 	kindCount // the number of kinds plus one
 )
@@ -162,8 +169,9 @@ var kindNames = [...]string{
 	LocalView:     "local-view",
 	LocalMutated:  "local-mutated",
 	PushEntered:   "push-entered",
-	PushReturned:  "push-returned",
+	TailReturned:  "tail-returned",
 	LocalFiles:    "local-files",
+	Drained:       "drained",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

@@ -10,15 +10,15 @@ import (
 // PushCountChecker is the checker of property push-count (SPEC 5.1):
 // Workspace.Push returns the changes the runtime acknowledged to it, read
 // from the runtime's record. The run's operations push inside an exec;
-// the driver's own Push (the tail's re-push) returns its count
-// (PushReturned).
+// the driver's own Push (the liveness tail's re-push) returns its count
+// (TailReturned).
 type PushCountChecker struct {
 	names   []string
 	records history.Records
 }
 
-// Reads: the driver's own pushes.
-func (c *PushCountChecker) Reads() history.Kinds { return history.Of(history.PushReturned) }
+// Reads: the liveness tail's actors.
+func (c *PushCountChecker) Reads() history.Kinds { return history.Of(history.TailReturned) }
 
 // Begin starts a run.
 func (c *PushCountChecker) Begin(s history.Setup, r history.Records) {

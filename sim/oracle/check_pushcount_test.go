@@ -48,7 +48,7 @@ func TestPushCountChecker(t *testing.T) {
 		var c PushCountChecker
 		c.Begin(history.Setup{Backends: []string{"b0"}}, rec)
 		var rep recorder
-		c.Observe(&history.Event{Kind: history.PushReturned, Actor: "tail.b0", Backend: 0, Op: &history.Op{Kind: "push", Pushed: tc.pushed, StepMarks: []int{1}}}, &rep)
+		c.Observe(&history.Event{Kind: history.TailReturned, Actor: "tail.b0", Backend: 0, Op: &history.Op{Kind: "tail", Pushed: tc.pushed, StepMarks: []int{1}}}, &rep)
 		if got := len(rep.violations) > 0; got != tc.want {
 			t.Fatalf("pushed %d: violation %v (%v), want %v", tc.pushed, got, rep.violations, tc.want)
 		}
