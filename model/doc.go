@@ -64,7 +64,7 @@
 //	wait-pulls               3.1, 3.2                     record              checker
 //	pull-to-end              3.2, 6.3                     record              checker
 //	apply-batch              6.3 step 7, 6.4              record              checker
-//	batch-budget             6.4                          record              driver
+//	batch-budget             6.4                          record              checker
 //	applied                  1.4, 6.4                     predicted + record  checker
 //	skipped                  1.4                          predicted           checker
 //	cursor-monotone          11.7                         record              checker

@@ -38,7 +38,8 @@ func (h *Host) beginHistory() error {
 		}
 	}
 	h.hist.Reset(history.Setup{Backends: h.names, PushBatch: h.pushBudget(), SyncNone: syncNone,
-		T0: h.t0, Retry: h.opts, Budget: h.budget(), NoScheduler: h.cfg.NoScheduler, TimePrecision: h.cfg.TimePrecision},
+		T0: h.t0, Retry: h.opts, Budget: h.budget(), NoScheduler: h.cfg.NoScheduler, TimePrecision: h.cfg.TimePrecision,
+		DefaultBudget: h.cfg.Budget == nil},
 		hostRecords{h}, judge, hostReporter{h})
 	return nil
 }
