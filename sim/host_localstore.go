@@ -49,6 +49,9 @@ func (h *Host) localCall(op, backend string, build func(*history.Local)) {
 	l := &history.Local{Op: op, Store: backend}
 	build(l)
 	h.appendEvent(history.Event{Kind: history.LocalCall, Actor: h.rt.Actor(), Backend: slices.Index(h.names, backend), Local: l})
+	// Valid while observed only: the history must not keep a run's
+	// contents and listings alive until its end.
+	l.Content, l.Changes, l.Files = nil, nil, nil
 }
 
 func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {

@@ -56,6 +56,7 @@ func (h *Host) viewLocal() *Violation {
 			v.Listed, v.Local, v.Remote, v.Tombstones = true, local, c.Files(), c.Tombstones()
 		}
 		h.appendEvent(history.Event{Kind: history.LocalView, Backend: i, View: v})
+		v.Local, v.Remote, v.Tombstones = nil, nil, nil // valid while observed only
 		if h.violated != nil {
 			return h.violated
 		}

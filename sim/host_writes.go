@@ -38,7 +38,9 @@ func (h *Host) listAckedWrites() *Violation {
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", h.names[b], err))
 		}
-		h.appendEvent(history.Event{Kind: history.LocalFiles, Backend: b, Files: &history.Files{Files: files}})
+		fe := &history.Files{Files: files}
+		h.appendEvent(history.Event{Kind: history.LocalFiles, Backend: b, Files: fe})
+		fe.Files = nil // valid while observed only
 		if h.violated != nil {
 			return h.violated
 		}
