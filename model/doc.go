@@ -53,7 +53,7 @@
 //	liveness-files           11 (liveness)                predicted + record  checker
 //	liveness-push            6.6, 8.3                     predicted + record  checker
 //	liveness-converge        6.3, 6.4, 6.6                predicted + record  checker
-//	host-write               6.1                          predicted           driver
+//	host-write               6.1                          predicted           checker
 //	store-error              —                            record              checker
 //	secrecy                  1.4                          predicted           checker
 //	timer-escape             —                            driver              checker
@@ -63,22 +63,22 @@
 //	defer-never-pulls        3.1, 11.11                   record              checker
 //	wait-pulls               3.1, 3.2                     record              checker
 //	pull-to-end              3.2, 6.3                     record              checker
-//	apply-batch              6.3 step 7, 6.4              record              driver
-//	batch-budget             6.4                          record              driver
-//	applied                  1.4, 6.4                     predicted + record  driver
+//	apply-batch              6.3 step 7, 6.4              record              checker
+//	batch-budget             6.4                          record              checker
+//	applied                  1.4, 6.4                     predicted + record  checker
 //	skipped                  1.4                          predicted           checker
-//	cursor-monotone          11.7                         record              driver
-//	fetched-applied          8.7                          predicted + record  driver
-//	pushed-applied           6.5                          predicted + record  driver
+//	cursor-monotone          11.7                         record              checker
+//	fetched-applied          8.7                          predicted + record  checker
+//	pushed-applied           6.5                          predicted + record  checker
 //	complete-at-target       11.8                         record              checker
 //	fifo                     5.1, 11.9                    record              checker
 //	fetch-through            6.4 step 2                   predicted           checker
 //	cancel                   5.1                          predicted + record  checker
 //	push-budget              6.5                          record              checker
-//	push-target              6.5                          predicted + record  driver
-//	push-batch               6.5                          predicted + record  driver
-//	push-count               5.1                          record              driver
-//	local-store              —                            predicted           driver
+//	push-target              6.5                          predicted + record  checker
+//	push-batch               6.5                          predicted + record  checker
+//	push-count               5.1                          record              checker
+//	local-store              —                            predicted           checker
 //	replay                   5.2                          record              checker
 //	invalidate               5.2, 5.3                     record              checker
 //	lost-message             5.2 step 1                   record              checker

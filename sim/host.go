@@ -11,7 +11,6 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/syncsim/syncsim/faults"
-	"github.com/syncsim/syncsim/model"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/sim/oracle"
@@ -190,10 +189,6 @@ type Host struct {
 	owner        AlarmOwner          // non-nil when the store sets the alarm itself
 	schedMark    int
 	localMark    int // local-store faults already drained
-	// localModel follows the local store through the run (restarts
-	// included); applies are the step's applies, for exact Applied.
-	localModel *model.LocalStore
-	applies    []appliedRec
 	// watched holds contents the local store handed out, to be held to
 	// what they were (host_localwatch.go); watchNext is the oldest's slot.
 	watched     []handedOut
@@ -273,7 +268,7 @@ type Host struct {
 	pushRevReads map[string][]history.PushRevRead // per actor: the pushRev its pulls read
 	lastFetch    []scheduler.Cursor               // per backend: fetch cursor at the last check
 	lastPushed   []scheduler.Cursor               // per backend: the remote\'s applied-push cursor then
-	viewStarts   int                              // the host start checkLocalViews last saw
+	viewStarts   int                              // the host start viewLocal last saw
 	secrets      []*faults.Secrets                // every planter, containers first
 	storeSecrets *faults.Secrets                  // the intent store's, across host starts
 
@@ -326,7 +321,6 @@ func NewHost(cfg Config) (*Host, error) {
 		storeOpen:  cfg.LocalStore,
 		factory:    cfg.Scheduler,
 		actorCalls: getCallBuf(),
-		localModel: model.NewSharingLocalStore(), // host_localmodel.go: why it shares contents
 		ctx:        context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
@@ -502,7 +496,6 @@ func (h *Host) start() error {
 	h.sched.SetClock(h.clock.Now)
 	h.sched.PlantSecrets(h.storeSecrets)
 	h.localMark = 0
-	h.applies = h.applies[:0] // the actors that made them are gone
 	h.forgetHandedOut()
 	h.local = faults.NewLocalStore(h.store, h.localHooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
 	h.local.PlantSecrets(h.localSecrets)

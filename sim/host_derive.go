@@ -64,7 +64,8 @@ func appendByActor(dst, calls []faults.Call, actor string) []faults.Call {
 }
 
 // notePushRevRead is told of every scalar pushRev read that reached the
-// local store, with the store model's answer.
+// local store, with the store's answer (property local-store holds it to
+// the store model's).
 func (h *Host) notePushRevRead(backend string, rev int64) {
 	if slices.Index(h.names, backend) < 0 {
 		return // the store probe's own backend

@@ -38,7 +38,8 @@ func (h *Host) beginHistory() error {
 		}
 	}
 	h.hist.Reset(history.Setup{Backends: h.names, PushBatch: h.pushBudget(), SyncNone: syncNone,
-		T0: h.t0, Retry: h.opts, Budget: h.budget(), NoScheduler: h.cfg.NoScheduler, TimePrecision: h.cfg.TimePrecision},
+		T0: h.t0, Retry: h.opts, Budget: h.budget(), NoScheduler: h.cfg.NoScheduler, TimePrecision: h.cfg.TimePrecision,
+		DefaultBudget: h.cfg.Budget == nil},
 		hostRecords{h}, judge, hostReporter{h})
 	if h.hist.Wants(history.SnapTrace) {
 		h.trace.Watch()
@@ -153,7 +154,7 @@ func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
 		Kind: f.kind, Mode: f.mode, Path: f.path, Size: f.size, Version: f.version,
 		Exec: f.exec, Retry: f.retry, Pull: f.pull, Err: f.err,
 		CancelHit: h.hit[f.actor], Cancelled: h.cancelled[f.actor],
-		Calls: calls, Commands: commands, StepMarks: f.marks,
+		Calls: calls, Commands: commands, StepMarks: f.marks, Stored: f.stored,
 		StoreMark: f.storeMark, Begun: f.begun, PushRevReads: h.takePushRevReads(f.actor), FetchCursor: cur,
 	}})
 	return h.violated

@@ -13,8 +13,8 @@ import (
 
 var errNoLister = errors.New("sim: the scheduler store does not implement scheduler.Lister; the host needs it to set its alarm")
 
-// judge appends one finished operation to the history (the checkers judge
-// it there) and judges what the driver still does itself.
+// judge appends one finished operation to the history: the checkers judge
+// it there.
 func (h *Host) judge(f finished) *Violation {
 	calls := h.withLocalFaults(byActor(&h.actorCalls, h.recordSince(f.backend, f.marks[f.backend]), f.actor), f)
 	if v := h.opReturned(f, calls); v != nil {
@@ -23,29 +23,8 @@ func (h *Host) judge(f finished) *Violation {
 	if h.cancelled[f.actor] {
 		return nil // parked before any call: property cancel's alone
 	}
-	if v := h.judgeInvariants(f, calls); v != nil {
-		return v
-	}
-	if v := h.judgeApplyBatches(f.actor, f.backend, calls, applyBatchOf(f.kind)); v != nil {
-		return v
-	}
-	switch f.kind {
-	case "write", "delete":
-		if errors.Is(f.err, faults.ErrInjected) {
-			return nil // a local-store fault: never acknowledged
-		}
-		if f.err != nil {
-			return h.fail("host-write", f.actor+": "+f.err.Error())
-		}
-		if h.supersededWrite(f) {
-			return nil
-		}
-		if f.kind == "delete" {
-			h.oracle.Acked.Remove(f.backend, f.path)
-			h.stats.Faults["host-delete"]++
-			return nil
-		}
-		h.oracle.Acked.AddVersion(f.backend, f.path, f.size, f.version)
+	if f.kind == "write" || f.kind == "delete" {
+		h.ackWrite(f) // the workload's ledger; host-write is oracle.HostWriteChecker's
 	}
 	return nil
 }

@@ -1,6 +1,11 @@
 package sim
 
-import "github.com/syncsim/syncsim/workspace"
+import (
+	"slices"
+
+	"github.com/syncsim/syncsim/sim/history"
+	"github.com/syncsim/syncsim/workspace"
+)
 
 // localStoreCheck is the workspace's local store as the host hands it over:
 // every call goes to the fault wrapper (its blocking point before the call,
@@ -12,10 +17,11 @@ import "github.com/syncsim/syncsim/workspace"
 // The host itself keeps the bare store, to close it at a restart and to
 // read what it holds.
 //
-// Every call that reached the store is also replayed on the reference model
-// of the store contract (model.LocalStore), and an answer that differs
-// breaks local-store at that call (host_localmodel.go), and so does a
-// content it handed out that changed afterwards (host_localwatch.go).
+// Every call that reached the store is appended to the history as it
+// returns (a LocalCall event: its arguments and the store's answer), where
+// property local-store replays it on the store's model
+// (oracle.LocalStoreChecker); the contents the store handed out are
+// watched for a change in place (host_localwatch.go).
 type localStoreCheck struct {
 	inner workspace.Store
 	h     *Host
@@ -34,13 +40,29 @@ func (s localStoreCheck) check(op, backend string, err error) {
 // and one the store failed by itself is already a violation.
 func reached(err error) bool { return err == nil }
 
+// localCall appends a call that reached the store, when a checker reads
+// it; the event is built only then (build fills in the call's own fields).
+func (h *Host) localCall(op, backend string, build func(*history.Local)) {
+	if !h.hist.Reads(history.LocalCall) {
+		return
+	}
+	l := &history.Local{Op: op, Store: backend}
+	build(l)
+	h.appendEvent(history.Event{Kind: history.LocalCall, Actor: h.rt.Actor(), Backend: slices.Index(h.names, backend), Local: l})
+	// Valid while observed only: the history must not keep a run's
+	// contents and listings alive until its end.
+	l.Content, l.Changes, l.Files = nil, nil, nil
+}
+
 func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted bool) (int64, error) {
 	defer s.h.localReturned("local.write-file")
 	rev, err := s.inner.WriteFile(backend, path, content, deleted)
 	s.check("write-file", backend, err)
 	if reached(err) {
 		s.h.noteLocalWrite()
-		s.h.modelWriteFile(backend, path, content, deleted, rev)
+		s.h.localCall("write-file", backend, func(l *history.Local) {
+			l.Path, l.Content, l.Deleted, l.Rev = path, content, deleted, rev
+		})
 		s.h.checkHandedOut("write-file", backend)
 	}
 	return rev, err
@@ -51,7 +73,9 @@ func (s localStoreCheck) ApplyUpstream(backend string, changes []workspace.Chang
 	n, err := s.inner.ApplyUpstream(backend, changes)
 	s.check("apply-upstream", backend, err)
 	if reached(err) {
-		s.h.modelApplyUpstream(backend, changes, n)
+		s.h.localCall("apply-upstream", backend, func(l *history.Local) {
+			l.Changes, l.N, l.Pos = changes, n, s.h.recordPos(backend)
+		})
 		s.h.checkHandedOut("apply-upstream", backend)
 	}
 	return n, err
@@ -62,7 +86,7 @@ func (s localStoreCheck) Files(backend string) ([]workspace.File, error) {
 	fs, err := s.inner.Files(backend)
 	s.check("files", backend, err)
 	if reached(err) {
-		s.h.modelFiles(backend, fs)
+		s.h.localCall("files", backend, func(l *history.Local) { l.Files = fs })
 		s.h.checkHandedOut("files", backend)
 		for _, f := range fs {
 			s.h.watchHandedOut("files", backend, f.Path, f.Rev, f.Content)
@@ -76,10 +100,7 @@ func (s localStoreCheck) CurrentRev(backend string) (int64, error) {
 	rev, err := s.inner.CurrentRev(backend)
 	s.check("current-rev", backend, err)
 	if reached(err) {
-		if want := s.h.localModel.CurrentRev(backend); want != rev {
-			s.h.modelMismatch("current-rev", backend, "", want, rev)
-		}
-		s.h.notePushRead(backend, "current-rev")
+		s.h.localCall("current-rev", backend, func(l *history.Local) { l.Rev = rev })
 	}
 	return rev, err
 }
@@ -89,8 +110,9 @@ func (s localStoreCheck) LocalChanges(backend string, after, through workspace.C
 	cs, err := s.inner.LocalChanges(backend, after, through, limit)
 	s.check("local-changes", backend, err)
 	if reached(err) {
-		s.h.notePushRead(backend, "local-changes")
-		s.h.modelLocalChanges(backend, after, through, limit, cs)
+		s.h.localCall("local-changes", backend, func(l *history.Local) {
+			l.After, l.Through, l.Limit, l.Changes = after, through, limit, cs
+		})
 		s.h.checkHandedOut("local-changes", backend)
 		for _, c := range cs {
 			s.h.watchHandedOut("local-changes", backend, c.Path, c.Rev, c.Content)
@@ -104,9 +126,7 @@ func (s localStoreCheck) FetchCursor(backend string) (workspace.Cursor, error) {
 	c, err := s.inner.FetchCursor(backend)
 	s.check("fetch-cursor", backend, err)
 	if reached(err) {
-		if want := s.h.localModel.FetchCursor(backend); want != normalCursor(c) {
-			s.h.modelMismatch("fetch-cursor", backend, "", want, c)
-		}
+		s.h.localCall("fetch-cursor", backend, func(l *history.Local) { l.Cursor = c })
 	}
 	return c, err
 }
@@ -116,7 +136,7 @@ func (s localStoreCheck) WriteFetchCursor(backend string, c workspace.Cursor) er
 	err := s.inner.WriteFetchCursor(backend, c)
 	s.check("write-fetch-cursor", backend, err)
 	if reached(err) {
-		s.h.localModel.WriteFetchCursor(backend, c)
+		s.h.localCall("write-fetch-cursor", backend, func(l *history.Local) { l.Cursor = c })
 	}
 	return err
 }
@@ -126,9 +146,7 @@ func (s localStoreCheck) WriteFetchCursorIfAhead(backend string, c workspace.Cur
 	ok, err := s.inner.WriteFetchCursorIfAhead(backend, c)
 	s.check("write-fetch-cursor-if-ahead", backend, err)
 	if reached(err) {
-		if want := s.h.localModel.WriteFetchCursorIfAhead(backend, c); want != ok {
-			s.h.modelMismatch("write-fetch-cursor-if-ahead", backend, c.String(), want, ok)
-		}
+		s.h.localCall("write-fetch-cursor-if-ahead", backend, func(l *history.Local) { l.Cursor, l.OK = c, ok })
 	}
 	return ok, err
 }
@@ -138,11 +156,8 @@ func (s localStoreCheck) PushRev(backend string) (int64, error) {
 	rev, err := s.inner.PushRev(backend)
 	s.check("push-rev", backend, err)
 	if reached(err) {
-		want := s.h.localModel.PushRev(backend)
-		if want != rev {
-			s.h.modelMismatch("push-rev", backend, "", want, rev)
-		}
-		s.h.notePushRevRead(backend, want)
+		s.h.localCall("push-rev", backend, func(l *history.Local) { l.Rev, l.Pos = rev, s.h.recordPos(backend) })
+		s.h.notePushRevRead(backend, rev)
 	}
 	return rev, err
 }
@@ -152,7 +167,7 @@ func (s localStoreCheck) SetPushRev(backend string, rev int64) error {
 	err := s.inner.SetPushRev(backend, rev)
 	s.check("set-push-rev", backend, err)
 	if reached(err) {
-		s.h.localModel.SetPushRev(backend, rev)
+		s.h.localCall("set-push-rev", backend, func(l *history.Local) { l.Rev = rev })
 	}
 	return err
 }
@@ -162,10 +177,7 @@ func (s localStoreCheck) PushCursor(backend string) (workspace.Cursor, error) {
 	c, err := s.inner.PushCursor(backend)
 	s.check("push-cursor", backend, err)
 	if reached(err) {
-		if want := s.h.localModel.PushCursor(backend); want != normalCursor(c) {
-			s.h.modelMismatch("push-cursor", backend, "", want, c)
-		}
-		s.h.notePushRead(backend, "push-cursor")
+		s.h.localCall("push-cursor", backend, func(l *history.Local) { l.Cursor = c })
 	}
 	return c, err
 }
@@ -175,8 +187,9 @@ func (s localStoreCheck) WritePushCursor(backend string, c workspace.Cursor) err
 	err := s.inner.WritePushCursor(backend, c)
 	s.check("write-push-cursor", backend, err)
 	if reached(err) {
-		s.h.localModel.WritePushCursor(backend, c)
-		s.h.notePushCursorWritten(backend, c)
+		s.h.localCall("write-push-cursor", backend, func(l *history.Local) {
+			l.Cursor, l.Remote = c, s.h.remoteAt(backend)
+		})
 	}
 	return err
 }

@@ -2,7 +2,8 @@ package sim
 
 import (
 	"bytes"
-	"fmt"
+
+	"github.com/syncsim/syncsim/sim/history"
 )
 
 // A local store may share the contents it hands out (workspace.Store:
@@ -17,7 +18,8 @@ import (
 // So the host keeps the last maxWatched small contents the store handed to
 // the workspace (Files, LocalChanges), each with a copy taken as it was
 // handed out, and after every later call that can change contents or hand
-// out new ones, holds each to its copy (property local-store). Host
+// out new ones, holds each to its copy, and appends a content found
+// changed (a LocalMutated event: property local-store judges it). Host
 // rewrites of a path at the same size reach the buffer-reuse case; the
 // watch costs a copy of a few small contents per listing.
 
@@ -38,7 +40,7 @@ type handedOut struct {
 // watchHandedOut keeps buf, the content of path at rev that the store's op
 // handed out for backend.
 func (h *Host) watchHandedOut(op, backend, path string, rev int64, buf []byte) {
-	if len(buf) == 0 || len(buf) > maxWatchedContent {
+	if !h.hist.Reads(history.LocalMutated) || len(buf) == 0 || len(buf) > maxWatchedContent {
 		return
 	}
 	e := handedOut{op: op, backend: backend, path: path, rev: rev, buf: buf, was: append([]byte(nil), buf...)}
@@ -50,7 +52,7 @@ func (h *Host) watchHandedOut(op, backend, path string, rev int64, buf []byte) {
 	h.watchNext = (h.watchNext + 1) % maxWatched
 }
 
-// checkHandedOut breaks local-store if a content the store handed out
+// checkHandedOut appends the first content the store handed out that
 // changed since; after names the call just made.
 func (h *Host) checkHandedOut(after, backend string) {
 	if h.violated != nil {
@@ -58,8 +60,9 @@ func (h *Host) checkHandedOut(after, backend string) {
 	}
 	for _, e := range h.watched {
 		if !bytes.Equal(e.buf, e.was) {
-			h.fail("local-store", fmt.Sprintf("%s: local store %s %s: the content of %s (rev %d) that %s %s handed out earlier changed in place from %q to %q: a store must not modify a content it has handed out (workspace.Store, LocalChanges)",
-				h.storeActor(), after, backend, e.path, e.rev, e.op, e.backend, clipBytes(e.was), clipBytes(e.buf)))
+			h.appendEvent(history.Event{Kind: history.LocalMutated, Actor: h.rt.Actor(), Mutated: &history.Mutated{
+				After: after, Store: backend, Op: e.op, From: e.backend, Path: e.path, Rev: e.rev,
+				Was: e.was, Now: bytes.Clone(e.buf)}})
 			return
 		}
 	}
@@ -70,13 +73,4 @@ func (h *Host) checkHandedOut(after, backend string) {
 func (h *Host) forgetHandedOut() {
 	clear(h.watched)
 	h.watched, h.watchNext = h.watched[:0], 0
-}
-
-// clipBytes shortens b for a message.
-func clipBytes(b []byte) string {
-	const max = 80
-	if len(b) > max {
-		return string(b[:max]) + "…"
-	}
-	return string(b)
 }

@@ -410,7 +410,6 @@ func (h *Host) step(cut int) *Violation {
 			return v
 		}
 	}
-	h.applies = h.applies[:0] // every actor of the step has been judged
 	if err := h.takeAlarmErr(); err != nil {
 		return h.failStore("durability", err)
 	}
@@ -697,7 +696,7 @@ func (h *Host) drainRecords() {
 		// same log serves the same content, which a pull that applied it
 		// and then failed (a local-store fault before the cursor write) has
 		// already brought into the local store.
-		h.oracle.Served.Note(i, c.LogEpoch(), h.drained[i])
+		h.oracle.Served.Note(i, c.LogEpoch(), h.drained[i]) // complete-at-target's (the lead's)
 		h.oracle.Truncs.Note(i, h.drained[i])
 		for k, call := range h.drained[i] {
 			if call.Fault.Valid() {
@@ -710,8 +709,14 @@ func (h *Host) drainRecords() {
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
 			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)
 			h.appendEvent(history.Event{Kind: history.RuntimeCall, Actor: call.Actor, Backend: i, Runtime: &h.drained[i][k]})
-			h.checkPushTarget(i, call)
 		}
+	}
+	if h.hist.Reads(history.Drained) {
+		epochs := make([]int, len(h.containers))
+		for i, c := range h.containers {
+			epochs[i] = c.LogEpoch()
+		}
+		h.appendEvent(history.Event{Kind: history.Drained, Marks: slices.Clone(h.marks), Epochs: epochs})
 	}
 	storeCalls := h.sched.CallsView(h.schedMark)
 	for k := range storeCalls {
@@ -813,13 +818,23 @@ func (h *Host) PlantIntent(b int, attempt int, fence Fence, target int) *Violati
 }
 
 // PlantIntentAhead is PlantIntent with the target counted from backend b's
-// fetch cursor (as the local store holds it: the model's, which the run
-// has held the store to): the ahead-th entry the next fetch would serve.
-// An entry budget of n stops a retry exactly on a target n entries ahead,
-// where the retry is complete, not progress (SPEC 6.4); a target counted
-// from the baseline rarely lies there.
+// fetch cursor (as the local store holds it, read by the host under the
+// store's read rule: a rev 0 reads as the baseline; property local-store
+// holds the store to its model): the ahead-th entry the next fetch would
+// serve. An entry budget of n stops a retry exactly on a target n entries
+// ahead, where the retry is complete, not progress (SPEC 6.4); a target
+// counted from the baseline rarely lies there.
 func (h *Host) PlantIntentAhead(b int, attempt int, fence Fence, ahead int) *Violation {
-	return h.plantIntent(b, attempt, fence, h.localModel.FetchCursor(h.names[b]), ahead)
+	cur, err := h.store.FetchCursor(h.names[b])
+	if err != nil {
+		return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", h.names[b], err))
+	}
+	if cur.Rev == 0 {
+		cur = scheduler.Baseline
+	} else if !cur.HasPath {
+		cur.Path = ""
+	}
+	return h.plantIntent(b, attempt, fence, cur, ahead)
 }
 
 func (h *Host) plantIntent(b int, attempt int, fence Fence, from scheduler.Cursor, target int) *Violation {

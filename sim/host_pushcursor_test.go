@@ -15,13 +15,13 @@ func TestPushCursorNotPastRemote(t *testing.T) {
 		fires bool
 	}{{scheduler.Cursor{}, false}, {scheduler.At(1), true}} {
 		h := newJudgeHost(t, nil)
-		if err := h.store.WritePushCursor(h.names[0], tc.push); err != nil {
+		// Written through the host's check, as the probe writes: the store
+		// model follows, so the store answers as the model says
+		// (local-store) and only the cursor's place is at fault.
+		if err := (localStoreCheck{inner: h.store, h: h}).WritePushCursor(h.names[0], tc.push); err != nil {
 			t.Fatal(err)
 		}
-		// The store model follows, so the store answers as the model says
-		// (local-store) and only the cursor's place is at fault.
-		h.localModel.WritePushCursor(h.names[0], tc.push)
-		v := h.checkLocalViews()
+		v := h.viewLocal()
 		if fired := v != nil; fired != tc.fires {
 			t.Errorf("push cursor %s over a remote that took nothing: expected a violation %v, got %v", tc.push, tc.fires, v)
 		}

@@ -9,8 +9,8 @@ import (
 
 // TestPushResendRule drives a host through a push the remote acknowledged
 // and the host recorded, then moves the push cursor back to the baseline
-// behind the workspace's back (store and store model alike, so only the
-// waste shows) and runs another exec, whose pre-exec push then re-sends
+// behind the workspace's back (through the host's check, so the store
+// model follows and only the waste shows) and runs another exec, whose pre-exec push then re-sends
 // the acknowledged write along with a new one: push-resend. The same reset
 // after the remote lost its log is the SPEC's re-baseline, and without a
 // reset the push sends the new write alone.
@@ -45,10 +45,10 @@ func TestPushResendRule(t *testing.T) {
 			}
 			if tc.reset {
 				b := h.names[0]
-				if err := h.store.WritePushCursor(b, scheduler.Cursor{}); err != nil {
+				// Through the host's check: the store model follows.
+				if err := (localStoreCheck{inner: h.store, h: h}).WritePushCursor(b, scheduler.Cursor{}); err != nil {
 					t.Fatal(err)
 				}
-				h.localModel.WritePushCursor(b, scheduler.Cursor{})
 			}
 			h.SpawnWrite(0) // so that the next push has a change to send either way
 			if v := step(); v != nil {

@@ -1,13 +1,33 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
 
-// checkAckedWrites is property host-write (the rule and when a check lists
-// the store: oracle.AckedWrites): every acknowledged host write is in the
-// local store, with the content written.
-func (h *Host) checkAckedWrites() *Violation {
+	"github.com/syncsim/syncsim/sim/history"
+)
+
+// ackWrite notes a finished host write or delete in the host's ledger of
+// acknowledged writes (h.oracle.Acked), which the workload draws its
+// rewrites and deletes from and which says when a listing is due.
+// Property host-write keeps its own (oracle.HostWriteChecker).
+func (h *Host) ackWrite(f finished) {
+	if f.err != nil || h.supersededWrite(f) {
+		return // failed (a local-store fault, or host-write's), or superseded
+	}
+	if f.kind == "delete" {
+		h.oracle.Acked.Remove(f.backend, f.path)
+		return
+	}
+	h.oracle.Acked.AddVersion(f.backend, f.path, f.size, f.version)
+}
+
+// listAckedWrites appends the local store's listing of every backend with
+// an acknowledged write or delete (a LocalFiles event each), when a listing
+// is due (oracle.AckedWrites.Due) and a checker reads it: property
+// host-write holds each acknowledged write to it.
+func (h *Host) listAckedWrites() *Violation {
 	acked := &h.oracle.Acked
-	if !acked.Due(h.starts) {
+	if !h.hist.Reads(history.LocalFiles) || !acked.Due(h.starts) {
 		return nil
 	}
 	for b := range acked.Backends() {
@@ -18,8 +38,11 @@ func (h *Host) checkAckedWrites() *Violation {
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", h.names[b], err))
 		}
-		if detail, lost := acked.Check(b, h.names[b], files); lost {
-			return h.fail("host-write", detail)
+		fe := &history.Files{Files: files}
+		h.appendEvent(history.Event{Kind: history.LocalFiles, Backend: b, Files: fe})
+		fe.Files = nil // valid while observed only
+		if h.violated != nil {
+			return h.violated
 		}
 	}
 	return nil

@@ -41,7 +41,6 @@ func (h *Host) supersededWrite(f finished) bool {
 	}
 	key := h.names[f.backend] + "\x00" + f.path
 	if f.stored < h.ackedAt[key] {
-		h.stats.Faults["write-acked-out-of-order"]++
 		return true
 	}
 	if h.ackedAt == nil {

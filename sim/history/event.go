@@ -20,11 +20,11 @@ type Event struct {
 	Backend int
 
 	Start   int               // HostStart: the start's number, from 1
-	Marks   []int             // HostStart: each backend's record position
+	Marks   []int             // HostStart, Drained: each backend's record position
 	Runtime *faults.Call      // RuntimeCall
 	Store   *faults.StoreCall // StoreCall
 	Maker   string            // GateWait: the actor that made the gate
-	Op      *Op               // OpReturned
+	Op      *Op               // OpReturned, TailReturned
 	Local   *Local            // LocalCall
 	Failure *StoreFailure     // StoreFailed
 	Intent  *scheduler.Intent // IntentPlanted
@@ -49,7 +49,11 @@ type Event struct {
 	// RunEnd), "\n"-terminated lines, when a checker asked for it
 	// (SnapTrace). It is the trace's own buffer: valid while the event is
 	// observed.
-	Trace []byte
+	Trace   []byte
+	View    *View    // LocalView
+	Mutated *Mutated // LocalMutated
+	Files   *Files   // LocalFiles
+	Epochs  []int    // Drained: each container's log epoch
 }
 
 // Alarm is what the driver records of the host's alarm at an alarm event;
@@ -92,7 +96,8 @@ const (
 // returned. It is the client side of Jepsen's history: a checker compares
 // it with what the records say the world did.
 type Op struct {
-	// Kind is "exec", "retry", "pull", "write" or "delete".
+	// Kind is "exec", "retry", "pull", "write" or "delete" (or "tail",
+	// in a TailReturned event).
 	Kind string
 	// Mode is an exec's sync mode.
 	Mode workspace.ExecSync
@@ -129,13 +134,20 @@ type Op struct {
 	// started no earlier: its wall-time budget is bounded from it).
 	Begun time.Time
 	// PushRevReads are the reads of the backend's scalar pushRev the
-	// operation made (SPEC 6.3 step 1), as the local-store model answers
-	// them, in order.
+	// operation made (SPEC 6.3 step 1), as the local store answered them
+	// (property local-store holds each answer to its model), in order.
 	PushRevReads []PushRevRead
 	// FetchCursor is the local store's fetch cursor of the backend, read
 	// by the driver when the operation returned and the cursor cannot
 	// have moved back since its pull (AtTargetReadable); nil otherwise.
 	FetchCursor *scheduler.Cursor
+	// Pushed is the count the liveness tail's Workspace.Push returned
+	// (TailReturned).
+	Pushed int
+	// Stored numbers a host write or delete's write-file call among all
+	// that reached the local store (0: none did): two writes of one path
+	// acknowledged in the other order than they reached the store.
+	Stored int
 }
 
 // Tail is the liveness tail's state (Liveness): environment facts the
@@ -225,15 +237,95 @@ type PushRevRead struct {
 }
 
 // Local is a call into the workspace's local store that the store carried
-// out (a call the fault wrapper failed never reached it).
+// out (a call the fault wrapper failed never reached it): its arguments
+// and what the store returned. The slices are the ones the call passed or
+// returned, shared with the workspace and the store: valid while the event
+// is observed.
 type Local struct {
-	// Op names the store method in words: "write-push-cursor", ...
+	// Op names the store method in words: "write-file", "apply-upstream",
+	// "files", "current-rev", "local-changes", "fetch-cursor",
+	// "write-fetch-cursor", "write-fetch-cursor-if-ahead", "push-rev",
+	// "set-push-rev", "push-cursor", "write-push-cursor".
 	Op string
-	// Cursor is the cursor a cursor write wrote.
+	// Cursor is the cursor a cursor write wrote, or a cursor read returned
+	// (fetch-cursor, push-cursor) as the store returned it.
 	Cursor scheduler.Cursor
 	// Remote is where the backend's remote stood at the call, for the
 	// calls a checker needs it for (a push cursor write).
 	Remote Remote
+	// Store is the backend id the call named (the event's Backend is -1
+	// for one the run does not have: the store probe's).
+	Store string
+	// Path, Content and Deleted are a write-file's arguments.
+	Path    string
+	Content []byte
+	Deleted bool
+	// Changes are apply-upstream's argument, or what local-changes
+	// returned.
+	Changes []workspace.Change
+	// After, Through and Limit are local-changes' arguments.
+	After, Through scheduler.Cursor
+	Limit          int
+	// Files is what files returned.
+	Files []workspace.File
+	// Rev is the revision write-file, current-rev or push-rev returned, or
+	// the one set-push-rev wrote.
+	Rev int64
+	// N is the count apply-upstream returned; OK what
+	// write-fetch-cursor-if-ahead returned.
+	N  int
+	OK bool
+	// Pos is how far the backend's runtime record had got at the call
+	// (faults.Container.Mark), for apply-upstream and push-rev: which pass
+	// of an operation an apply belongs to, which fetch a pushRev read
+	// precedes.
+	Pos int
+}
+
+// View is the driver's snapshot, between steps, of one backend whose
+// runtime kept its whole log (faults.Container.Survived): the host's own
+// reads of the local store's cursors (the bare store: no fault injected).
+type View struct {
+	// Fetch and Push are the stored fetch and push cursors, as the store
+	// returned them.
+	Fetch, Push scheduler.Cursor
+	// CurrentRev is the remote's current revision, AppliedPush its
+	// applied-push cursor (its watermarks' FetchCursor).
+	CurrentRev  int64
+	AppliedPush scheduler.Cursor
+	// Listed: the listings below were taken. The driver lists both sides
+	// only when one of the two cursors moved since the backend's last
+	// view, or the host restarted since (between those, neither side of
+	// what they compare can legitimately change).
+	Listed bool
+	// Local and Remote are the local store's and the container's files,
+	// in path order; Tombstones the remote's deletes (the container's
+	// own record). Shared with the driver: valid while observed.
+	Local, Remote []workspace.File
+	Tombstones    []scheduler.Cursor
+}
+
+// Files is the local store's listing of one backend (Backend), taken by the
+// driver between steps (LocalFiles). Shared with the driver: valid while
+// observed.
+type Files struct {
+	Files []workspace.File
+}
+
+// Mutated is a content the local store handed out (Files, LocalChanges)
+// that changed in place afterwards, as the driver found it right after a
+// later call (the LocalCall event before this one): the driver keeps a
+// copy of each small content handed out, because the change is in the
+// memory the store shares, not in any answer.
+type Mutated struct {
+	// After and Store name the call after which the change was found.
+	After, Store string
+	// Op and From name the call that handed the content out; Path and Rev
+	// the content.
+	Op, From, Path string
+	Rev            int64
+	// Was is what it held when handed out, Now what it holds.
+	Was, Now []byte
 }
 
 // Remote is a snapshot of a backend's container, taken by the driver at an

@@ -32,6 +32,9 @@ type Setup struct {
 	// TimePrecision is the granularity at which the intent store keeps
 	// NotBefore (0: the nanosecond); tables compare truncated to it.
 	TimePrecision time.Duration
+	// DefaultBudget: Budget is SPEC 6.4's default (the run configured
+	// none).
+	DefaultBudget bool
 }
 
 // Records gives a judge read access to the fault wrappers' records of the

@@ -31,9 +31,10 @@ const (
 	// Not appended for a step cut by a host restart. Intents holds the
 	// intent store's listing.
 	StepEnd
-	// LocalCall: a call of the workspace into its local store that the
-	// store carried out, made by Actor on the backend Backend (-1: a
-	// backend the run does not have, such as a probe's). Local holds it.
+	// LocalCall: a call of the workspace (or of the host's store probe)
+	// into its local store that the store carried out, made by Actor on
+	// the backend Backend (-1: a backend the run does not have, such as
+	// the probe's), appended as the call returns. Local holds it.
 	LocalCall
 	// StoreFailed: a call into the intent store or the local store failed
 	// with an error the harness did not inject (it does not wrap
@@ -119,6 +120,36 @@ const (
 	// nothing more happens that a checker may judge. Trace holds the trace
 	// written since the last StepEnd, when a checker asked (SnapTrace).
 	RunEnd
+	// LocalView: between steps, before StepEnd, the driver's reads of one
+	// surviving backend's local cursors and remote (Backend; View holds
+	// them), after the LocalFiles of the same check. Appended only when a
+	// checker reads it.
+	LocalView
+	// LocalMutated: right after a LocalCall, a content the local store
+	// handed out earlier has changed in place (Mutated holds it). The
+	// driver keeps the contents to compare only when a checker reads it.
+	LocalMutated
+	// PushEntered: Actor's next push to Backend reached its blocking
+	// point, before the call (its latest reads of the local store are that
+	// batch's). Appended only when a checker reads it.
+	PushEntered
+	// TailReturned: the liveness tail's actor of Backend (Actor) finished
+	// its pull, push and pull, which the driver made itself: Op has Kind
+	// "tail", Pushed the count its Workspace.Push returned, StepMarks each
+	// backend's record position when the tail began. Appended after the
+	// tail's OpReturned events (its push and pulls, for their errors).
+	TailReturned
+	// LocalFiles: between steps, before the LocalViews, the local store's
+	// listing of one backend with acknowledged host writes (Backend; Files
+	// holds it), taken when the driver's write ledger says a listing is
+	// due (oracle.AckedWrites.Due). Appended only when a checker reads it.
+	LocalFiles
+	// Drained: the driver read the records after a step's actors ran (the
+	// RuntimeCall events before it): Marks holds each container's record
+	// position after the drain, Epochs each container's log epoch
+	// (faults.Container.LogEpoch) then. Appended only when a checker reads
+	// it.
+	Drained
 
 	kindCount // the number of kinds plus one
 )
@@ -147,6 +178,12 @@ var kindNames = [...]string{
 	AlarmChecked:  "alarm-checked",
 	StepCut:       "step-cut",
 	RunEnd:        "run-end",
+	LocalView:     "local-view",
+	LocalMutated:  "local-mutated",
+	PushEntered:   "push-entered",
+	TailReturned:  "tail-returned",
+	LocalFiles:    "local-files",
+	Drained:       "drained",
 }
 
 // String is the kind's name, as the registry prints what a checker reads.

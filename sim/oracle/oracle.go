@@ -8,7 +8,6 @@ type Oracle struct {
 	Served ServedLedger    // which entries each backend served first
 	Acked  AckedWrites     // host writes the workspace acknowledged
 	Truncs TruncationWatch // lost logs the host could not see
-	Target PushTargetWatch // per backend: each push attempt's target bound
 }
 
 // New returns an Oracle for a run with the given number of backends.
