@@ -29,8 +29,9 @@
 // injected); "record" means it is read off the runtime's or the store's
 // own record of what the world did, with no decision of the system under
 // test in it; "driver" marks a failure of the run itself. "checker" means
-// a checker of sim/oracle judges it from the run's history alone;
-// "driver" that package sim still judges it from its internals. `syncsim
+// a checker of sim/oracle judges it from the run's history alone (this
+// model is stepped by oracle.ModelChecker); "driver" that package sim's
+// watchdog gives the verdict itself (a hang). `syncsim
 // properties` prints what each checks; SPEC 11.12, the QUIRKs, are the
 // spec-quirk-* corpus files and workspace's TestQuirk* tests.
 //

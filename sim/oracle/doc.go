@@ -11,9 +11,9 @@
 // from a record, or a failure of the driver itself), a line saying what it
 // checks, and the constructor of its checker. It is the one source of the
 // property tables in model/doc.go and docs/properties.md
-// (TestRegistryTables) and of `syncsim properties`. A property whose entry
-// has no checker is still judged inside the driver (package sim), from its
-// internals; moving them here, one family at a time, is issue 31.
+// (TestRegistryTables) and of `syncsim properties`. Every property has a
+// checker here but hang, which the driver's watchdog finds on another
+// goroutine after the run's own were frozen.
 //
 // # Checkers
 //
@@ -29,8 +29,13 @@
 //
 // The rules of several properties are small values with their own API and
 // tests (LeakWatch, FIFOLedger, SyncSpans, ResendWatch, ...); a checker
-// feeds one from the events, and the driver still feeds the others
-// (oracle.Oracle) for the properties it judges itself.
+// feeds one from the events. The driver still keeps three of them
+// (oracle.Oracle) for driving, not judging: the acknowledged writes the
+// workload draws rewrites and deletes from, the lost logs that decide
+// what the tail's snapshot marks blind, and the served entries that
+// decide when complete-at-target's cursor read is taken. They keep the
+// driver importing this package (and through it the model) until they
+// move to the driver's side.
 //
 // Import rule: this package may import the model, the event types
 // (sim/history, sim/event), the faults package's record types and the
