@@ -55,7 +55,7 @@ func (h *Host) firstStart() (err error) {
 		h.failStore("alarm", ae.err)
 		return nil
 	case errors.As(err, &se) && h.cfg.Dir != "":
-		h.fail("store-error", se.Error())
+		h.storeFailed(se) // oracle.StoreErrorChecker reports it
 		return nil
 	case errors.As(err, &be):
 		h.driverFailed("api", be.Error())
