@@ -76,7 +76,7 @@ func TestSweep(t *testing.T) {
 		}
 	}
 	// wall-stop: a batch stopped where only its wall-time budget explains
-	// it (host_wallbudget.go), which needs a seed with a wall budget and a
+	// it (oracle.BatchBudgetChecker), which needs a seed with a wall budget and a
 	// read that took time.
 	// Another actor must make calls of its own right after a call of each
 	// store returned (a read of the intent store and its listing among

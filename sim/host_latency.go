@@ -15,7 +15,7 @@ import (
 // the clock moves on by a latency drawn per actor (none, a third, a half
 // or all of the budget), and timers due in that span fire as new actors,
 // as at a tick. The judge bounds elapsed times by the times the runtime
-// recorded (host_wallbudget.go), so it needs no model of the latency.
+// recorded (oracle.BatchBudgetChecker), so it needs no model of the latency.
 // The fault-free liveness tail reads without latency: a tail retry must
 // converge, and one entry per batch would need a tail round per entry.
 

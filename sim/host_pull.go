@@ -14,7 +14,7 @@ import (
 // to comes from the runtime's record: the bound on connects, reading every
 // stream to its end, Applied and the fetch cursor of a complete pull, the
 // replay of a transport failure (policy always), and the class of the
-// error it returns (error-class, host_errclass.go).
+// error it returns (error-class, oracle.ModelChecker).
 
 // SpawnPull starts an explicit Pull of backend b.
 func (h *Host) SpawnPull(b int) {
