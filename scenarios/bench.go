@@ -2,12 +2,13 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
 	"runtime"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
 )
 
 // The harness benchmark (`syncsim bench`): what one scenario costs with

@@ -11,7 +11,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim"
-	"github.com/syncsim/syncsim/sim/oracle"
+	"github.com/syncsim/syncsim/sim/ledger"
 	"github.com/syncsim/syncsim/workspace"
 	"github.com/syncsim/syncsim/workspace/planttest"
 )
@@ -286,7 +286,7 @@ func (d *directRunner) member(op Op) error {
 			if k > 0 {
 				p += "." + strconv.Itoa(k)
 			}
-			_ = d.ws.WriteFile(b, p, oracle.AppendHostContent(nil, p, op.Size))
+			_ = d.ws.WriteFile(b, p, ledger.AppendHostContent(nil, p, op.Size))
 		}
 	case OpRetry:
 		if !op.Early {

@@ -2,9 +2,10 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
 	"runtime"
 	"sync/atomic"
+
+	"github.com/syncsim/syncsim/scenarios/internal/benchapi"
 
 	"github.com/syncsim/syncsim/sim"
 )

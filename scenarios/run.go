@@ -57,7 +57,7 @@ type RunOptions struct {
 	// across one run's events, so every run gets fresh ones.
 	NewCheckers func() []oracle.Checker
 	// CheckerClock, when set, times the built-in checkers' calls
-	// (sim.Config.CheckerClock) into Result.CheckerCosts.
+	// (oracle.Judge.Costing) into Result.CheckerCosts.
 	CheckerClock func() time.Duration
 	// noProbes turns the host's probes off (sim.Config.NoProbes): for the
 	// package's tests of what generated operations reach on their own.
@@ -106,6 +106,10 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 		return Result{}, err
 	}
 	defer cleanup()
+	rj, err := judge(&cfg, s, o)
+	if err != nil {
+		return Result{}, err
+	}
 	var host atomic.Pointer[sim.Host]
 	var res Result
 	watched := func() sim.Watched {
@@ -115,7 +119,7 @@ func Run(s Scenario, o RunOptions) (Result, error) {
 		return nil
 	}
 	timeout := o.watchdog()
-	if sim.WatchRun(timeout, watched, func() { res, err = run(s, o, cfg, &host) }) {
+	if sim.WatchRun(timeout, watched, func() { res, err = run(s, o, cfg, &host); res.CheckerCosts = rj.costs(o.CheckerClock != nil) }) {
 		return res, err
 	}
 	h := host.Load()
@@ -184,7 +188,7 @@ func run(s Scenario, o RunOptions, cfg sim.Config, host *atomic.Pointer[sim.Host
 	}
 	st := h.Stats()
 	st.Steps = steps // the host counts its own steps (a group is one); reports count Steps
-	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: st, Recorded: rec, CheckerCosts: h.CheckerCosts()}, nil
+	return Result{Violation: v, Trace: h.Trace(), Hash: h.Trace().Hash(), Stats: st, Recorded: rec}, nil
 }
 
 // ranGroup is how a group ran: its schedule, its cut (in decisions or in
@@ -206,12 +210,7 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 		BackendIDs:  s.Config.backendIDs(),
 		Strategy:    strategy,
 		NoProbes:    o.noProbes,
-		Properties:  s.Config.properties(),
 	}
-	if o.NewCheckers != nil {
-		cfg.Checkers = o.NewCheckers()
-	}
-	cfg.CheckerClock = o.CheckerClock
 	cfg.Budget = s.Config.budget()
 	cfg.PushBatch = s.Config.pushBudget()
 	cleanup := func() {}

@@ -2,11 +2,12 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/syncsim/syncsim/faults"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/syncsim/syncsim/faults"
 
 	"github.com/syncsim/syncsim/sim"
 )

@@ -3,9 +3,10 @@ package scenarios
 import (
 	"slices"
 
-	"github.com/syncsim/syncsim/faults"
 	"strconv"
 	"strings"
+
+	"github.com/syncsim/syncsim/faults"
 )
 
 // Shrinking with schedules. Shrink first writes into every group the

@@ -52,6 +52,9 @@ func TestStateMachine(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer cleanup()
+		if _, err := judge(&cfg, s, RunOptions{}); err != nil {
+			t.Fatal(err)
+		}
 		h, err := sim.NewHost(cfg)
 		if err != nil {
 			t.Fatal(err)

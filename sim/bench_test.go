@@ -33,7 +33,7 @@ func BenchmarkTraceAddOneDetail(b *testing.B) {
 // BenchmarkHostStep is one exec with a wait-mode pull, judged and checked:
 // the host's per-step cost without the scenario driver.
 func BenchmarkHostStep(b *testing.B) {
-	h, err := NewHost(Config{Seed: 1, Backends: 2, Profile: faults.Off(), TraceKeep: 64})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 2, Profile: faults.Off(), TraceKeep: 64}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // cancelled it) wakes it and its Wait returns the context's error, while a
 // gate opened later no longer wakes it; an actor not parked is left alone.
 func TestInterruptWakesAParkedActorWithItsContextError(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 	if err != nil {
 		t.Fatal(err)
 	}

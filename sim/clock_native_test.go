@@ -137,7 +137,7 @@ func TestClockHandleFields(t *testing.T) {
 // TestHostRunsTheProductionWaker: the host's alarm is a scheduler.Waker
 // whose timer fires as an actor of the run ("#N.timer alarm due=...").
 func TestHostRunsTheProductionWaker(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestHostRunsTheProductionWaker(t *testing.T) {
 // TestTimerEscapeFailsTheRun: a SUT timer the clock cannot schedule breaks
 // property timer-escape at the end of the step.
 func TestTimerEscapeFailsTheRun(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 	if err != nil {
 		t.Fatal(err)
 	}

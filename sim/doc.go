@@ -41,8 +41,10 @@
 //     workspace's durable local store, the intent store (opened by a
 //     SchedulerFactory at every host start), one alarm (the production
 //     scheduler.Waker, or the store's own when it is an AlarmOwner), the
-//     fault-injecting containers, and (until the redesign of issue 31 ends)
-//     the reference model. Spawn* start operations as actors, Step runs them,
+//     fault-injecting containers. It keeps the world and never a model of
+//     it: what it keeps of the world to drive it (the acknowledged writes
+//     the workload draws from, the lost logs, the served entries) are
+//     package sim/ledger's accounts. Spawn* start operations as actors, Step runs them,
 //     Advance moves time and fires the alarm, RestartHost and StepCut
 //     restart the host, Liveness runs the fault-free tail. The first broken
 //     property is a *Violation.
@@ -50,15 +52,16 @@
 //     Host appends typed events (host starts, every runtime and intent-store
 //     call of the records, the local store's push-cursor writes, gate waits,
 //     finished operations with their results and calls, step ends) and
-//     hands them to the judge the configuration selects (Config.Properties,
-//     Config.Checkers). The judge's report becomes the run's violation.
+//     hands them to the judge its caller built (Config.Judge: scenarios.Run
+//     builds one from the selected properties and the user's checkers).
+//     The judge's report becomes the run's violation. This package never
+//     imports the judge, nor the model it steps.
 //   - sim/oracle: the judge. Its registry lists every property (name, SPEC
-//     section, basis, what it checks); a property with a checker there is
-//     judged from the history alone (oracle.FIFOChecker, ...), by a small
-//     type in a file of its own that never imports this package: the
-//     model-driven judge (oracle.ModelChecker) among them. The properties
-//     the registry marks "driver" are still judged here, from the Host's
-//     internals; `syncsim properties` shows which is which.
+//     section, basis, what it checks); every property is judged from the
+//     history alone, by a small type in a file of its own that never
+//     imports this package: the model-driven judge (oracle.ModelChecker)
+//     among them. Only hang is the driver's: its watchdog finds it on
+//     another goroutine after the run's own were frozen.
 //
 // # Events
 //

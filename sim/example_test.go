@@ -6,6 +6,7 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -13,7 +14,7 @@ import (
 // intent; advancing past its NotBefore fires the alarm, whose retry pulls
 // and completes. Every step is judged against the reference model.
 func ExampleHost() {
-	h, err := sim.NewHost(sim.Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := sim.NewHost(sim.Config{Seed: 1, Backends: 1, Profile: faults.Off(), Judge: oracle.All()})
 	if err != nil {
 		panic(err)
 	}

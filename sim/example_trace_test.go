@@ -6,13 +6,14 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim"
 	"github.com/syncsim/syncsim/sim/event"
+	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
 // A run's trace as events: here, every intent-store call a deferred exec
 // made, read from Trace.Events rather than from the text.
 func ExampleTrace_Events() {
-	h, err := sim.NewHost(sim.Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := sim.NewHost(sim.Config{Seed: 1, Backends: 1, Profile: faults.Off(), Judge: oracle.All()})
 	if err != nil {
 		panic(err)
 	}

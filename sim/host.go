@@ -13,7 +13,6 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim/history"
-	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 	"github.com/syncsim/syncsim/workspace/planttest"
 )
@@ -130,17 +129,18 @@ type Config struct {
 	// workspace apart from the run (host_storeprobe.go and its siblings),
 	// for a test of what the run's own operations reach.
 	NoProbes bool
-	// Properties selects the properties judged, by name (nil: every one;
-	// oracle.Registry lists them). A property left out is not reported,
-	// and its checker does not run.
-	Properties []string
-	// Checkers are judges of the user's own, run after the selected
-	// properties' checkers on the same history (see oracle.Checker).
-	Checkers []history.Judge
-	// CheckerClock, when set, times every call of the built-in checkers
-	// (oracle.Judge.Costing) for CheckerCosts.
-	// A measuring mode for `syncsim bench -by-property`; nil in a sweep.
-	CheckerClock func() time.Duration
+	// Judge reads the run's history as it is appended and reports what
+	// it finds (history.Judge): the caller builds it (package sim/oracle's
+	// checkers, scenarios.Run does) and a report becomes the run's
+	// violation. A judge keeps state across one run's events, so every
+	// Host needs a fresh one. nil: nothing is judged but the driver's own
+	// failures (a panic, a deadlock, a hang).
+	Judge history.Judge
+	// Judged says which properties the judge was built to report. A
+	// failure the driver meets itself, naming a property Judged rejects
+	// (a store that cannot be read back while durability is left out), is
+	// not reported and the run goes on. nil: every property.
+	Judged func(property string) bool
 }
 
 // Epoch is the virtual time every run starts near (drawStart shifts it by
@@ -260,10 +260,9 @@ type Host struct {
 	violated *Violation
 	ctx      context.Context
 
-	// oracle holds the watchers the host feeds its records to (package
-	// sim/oracle): served entries, acknowledged writes, FIFO sections,
-	// open streams, lost logs, push marks, open connections.
-	oracle       oracle.Oracle
+	// ledgers are what the driver keeps of the world to drive it
+	// (package sim/ledger); the judge keeps its own.
+	ledgers      ledgers
 	listed       localListings                    // the local store's listings this check took
 	pushRevReads map[string][]history.PushRevRead // per actor: the pushRev its pulls read
 	lastFetch    []scheduler.Cursor               // per backend: fetch cursor at the last check
@@ -273,10 +272,8 @@ type Host struct {
 	storeSecrets *faults.Secrets                  // the intent store's, across host starts
 
 	// hist is the run's history: the events the judge reads
-	// (host_history.go); judged says which properties are selected.
-	hist    history.History
-	judged  func(property string) bool
-	checker *oracle.Judge // the built-in checkers (CheckerCosts)
+	// (host_history.go).
+	hist history.History
 
 	// events counts trace events for the watchdog (Progress); abandoned
 	// freezes a goroutine that comes back after the watchdog gave up
@@ -389,10 +386,8 @@ func NewHost(cfg Config) (*Host, error) {
 		h.wiped = append(h.wiped, false)
 		h.reconnected = append(h.reconnected, false)
 	}
-	h.oracle = oracle.New(len(h.containers))
-	if err := h.beginHistory(); err != nil {
-		return nil, err
-	}
+	h.ledgers = ledgers{}
+	h.beginHistory()
 	h.plantSecrets()
 	if err := h.firstStart(); err != nil {
 		return nil, err

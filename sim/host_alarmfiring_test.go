@@ -28,7 +28,7 @@ func TestAlarmCheckedRightAfterFiring(t *testing.T) {
 		{"no settle", AlarmNoSettle, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Only(faults.TransportConnect, 1), Alarm: tc.policy})
+			h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Only(faults.TransportConnect, 1), Alarm: tc.policy}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +54,7 @@ func TestAlarmCheckedRightAfterFiring(t *testing.T) {
 // supersedes a timer that already fired — is property alarm, and hands
 // nothing over; once the first firing is done, the next one proceeds.
 func TestAlarmFiringsMustNotOverlap(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim/history"
-	"github.com/syncsim/syncsim/sim/oracle"
 )
 
 // Violation is a broken property: which one, and what was seen.
@@ -27,19 +26,14 @@ func (v *Violation) Error() string {
 	return fmt.Sprintf("property %s violated at +%s: %s", v.Property, v.At, v.Detail)
 }
 
-// Properties lists every property a run judges, by name, in the
-// registry's order (oracle.Registry holds what each checks and where).
-var Properties = oracle.Names()
-
 // fail breaks property with detail: the run's first violation is kept and
-// traced. A registered property the run does not judge (Config.Properties)
-// is not reported: fail returns nil and the run goes on. A user's
-// checker's property is always reported.
+// traced. A property the run does not judge (Config.Judged) is not
+// reported: fail returns nil and the run goes on.
 func (h *Host) fail(property, detail string) *Violation {
 	if h.violated != nil {
 		return h.violated
 	}
-	if h.judged != nil && !h.judged(property) && oracle.Lookup(property) != nil {
+	if h.cfg.Judged != nil && !h.cfg.Judged(property) {
 		return nil
 	}
 	// A detail may quote an error the injector planted a credential in.
@@ -102,7 +96,7 @@ func (h *Host) Liveness() *Violation {
 		return h.violated
 	}
 	h.event("-", "liveness", "faults=off")
-	h.oracle.Acked.Force() // every acknowledged write is checked before the tail
+	h.ledgers.acked.Force() // every acknowledged write is checked before the tail
 	if v := h.listAckedWrites(); v != nil {
 		return v
 	}
@@ -201,7 +195,7 @@ func (h *Host) Liveness() *Violation {
 			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
 		}
 		tail.Backends[i] = history.TailBackend{Local: local, Remote: c.Files(),
-			LogLost: h.wiped[i], Reconnected: h.reconnected[i], Blind: h.oracle.Truncs.IsBlind(i)}
+			LogLost: h.wiped[i], Reconnected: h.reconnected[i], Blind: h.ledgers.truncs.IsBlind(i)}
 	}
 	h.appendEvent(history.Event{Kind: history.TailEnded, Tail: tail})
 	if h.violated != nil {

@@ -21,7 +21,7 @@ func TestGateWaitAcrossBackends(t *testing.T) {
 		{"#2.exec.b1", "", false},
 		{"#2.alarm.b1", "#5.timer", false},
 	} {
-		h, err := NewHost(Config{Seed: 1, Backends: 2, Profile: faults.Profile{}})
+		h, err := NewHost(judged(Config{Seed: 1, Backends: 2, Profile: faults.Profile{}}))
 		if err != nil {
 			t.Fatal(err)
 		}

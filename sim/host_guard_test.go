@@ -12,7 +12,7 @@ import (
 // and a panic after an earlier violation leaves that violation, stacks
 // included, as the run's.
 func TestGuard(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Profile{}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestGuard(t *testing.T) {
 	if v == nil || v.Property != "no-panic" || !strings.Contains(v.Detail, "store: nil row") || !strings.Contains(v.Stacks, "TestGuard") || strings.Contains(v.Detail, "goroutine") {
 		t.Fatalf("a panic: got %+v", v)
 	}
-	h2, err := NewHost(Config{Seed: 2, Backends: 1, Profile: faults.Profile{}})
+	h2, err := NewHost(judged(Config{Seed: 2, Backends: 1, Profile: faults.Profile{}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,30 +7,15 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim/history"
-	"github.com/syncsim/syncsim/sim/oracle"
 	"github.com/syncsim/syncsim/workspace"
 )
 
-// beginHistory starts the run's history and its judge: the checkers of
-// the selected properties (package sim/oracle), then the user's own.
-func (h *Host) beginHistory() error {
-	judged, err := oracle.Selection(h.cfg.Properties)
-	if err != nil {
-		return fmt.Errorf("sim: %w", err)
+// beginHistory starts the run's history and its judge (Config.Judge).
+func (h *Host) beginHistory() {
+	judge := h.cfg.Judge
+	if judge == nil {
+		judge = noJudge{}
 	}
-	j, _, err := oracle.Select(h.cfg.Properties)
-	if err != nil {
-		return fmt.Errorf("sim: %w", err)
-	}
-	if h.cfg.CheckerClock != nil {
-		j.Costing(h.cfg.CheckerClock)
-	}
-	h.checker = j
-	var judge history.Judge = j
-	if len(h.cfg.Checkers) > 0 {
-		judge = oracle.Compose(append([]oracle.Checker{j}, h.cfg.Checkers...)...)
-	}
-	h.judged = judged
 	syncNone := -1
 	for b := range h.names {
 		if h.syncNone(b) {
@@ -44,7 +29,6 @@ func (h *Host) beginHistory() error {
 	if h.hist.Wants(history.SnapTrace) {
 		h.trace.Watch()
 	}
-	return nil
 }
 
 // appendEvent appends e to the history at the current virtual time.
@@ -107,12 +91,12 @@ func (r hostReporter) Violate(property, detail string) { r.h.fail(property, deta
 
 func (r hostReporter) Reach(what string) {
 	switch {
-	case strings.HasPrefix(what, "retry/"):
-		r.h.stats.Retry[what[len("retry/"):]]++
-	case strings.HasPrefix(what, "exec/"):
-		r.h.stats.ExecSync[what[len("exec/"):]]++
-	case strings.HasPrefix(what, oracle.SecretReach):
-		r.h.stats.Secrets[what[len(oracle.SecretReach):]]++
+	case strings.HasPrefix(what, history.ReachRetry):
+		r.h.stats.Retry[what[len(history.ReachRetry):]]++
+	case strings.HasPrefix(what, history.ReachExec):
+		r.h.stats.ExecSync[what[len(history.ReachExec):]]++
+	case strings.HasPrefix(what, history.ReachSecret):
+		r.h.stats.Secrets[what[len(history.ReachSecret):]]++
 	default:
 		r.h.stats.Faults[what]++
 	}
@@ -184,7 +168,7 @@ func (h *Host) fetchCursorAtReturn(f finished) (*scheduler.Cursor, error) {
 	complete := f.err == nil && (f.kind == "retry" && f.retry.Status == workspace.RetryComplete ||
 		f.kind == "exec" && f.mode != workspace.SyncDefer && f.exec.Sync.Status == workspace.SyncComplete ||
 		f.kind == "pull")
-	if !complete || h.cancelled[f.actor] || h.syncNone(f.backend) || !h.containers[f.backend].Survived() || h.oracle.Served.HasMoved(f.backend) {
+	if !complete || h.cancelled[f.actor] || h.syncNone(f.backend) || !h.containers[f.backend].Survived() || h.ledgers.served.HasMoved(f.backend) {
 		return nil, nil
 	}
 	cur, err := h.store.FetchCursor(h.names[f.backend])
@@ -194,11 +178,11 @@ func (h *Host) fetchCursorAtReturn(f finished) (*scheduler.Cursor, error) {
 	return &cur, nil
 }
 
-// CheckerCosts returns what each built-in checker has spent so far, when
-// Config.CheckerClock was set (nil otherwise).
-func (h *Host) CheckerCosts() []oracle.Cost {
-	if h.cfg.CheckerClock == nil {
-		return nil
-	}
-	return h.checker.Costs()
-}
+// noJudge judges nothing: a Host without Config.Judge reports only its
+// own failures.
+type noJudge struct{}
+
+func (noJudge) Reads() history.Kinds                     { return 0 }
+func (noJudge) Snapshots() history.Snapshots             { return 0 }
+func (noJudge) Begin(history.Setup, history.Records)     {}
+func (noJudge) Observe(*history.Event, history.Reporter) {}

@@ -14,7 +14,7 @@ import (
 // names the first runtime. The model agrees (no violation), the trace shows
 // the arming and the firing, and the host counts the runtime's log as lost.
 func TestInjectCrashAtPostPull(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 	if err != nil {
 		t.Fatal(err)
 	}

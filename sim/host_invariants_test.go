@@ -45,7 +45,7 @@ func (r *recordBuilder) eof(stream int) *recordBuilder {
 
 func newJudgeHost(t *testing.T, budget *workspace.Budget) *Host {
 	t.Helper()
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off(), Budget: budget})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off(), Budget: budget}))
 	if err != nil {
 		t.Fatal(err)
 	}

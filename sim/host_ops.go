@@ -15,7 +15,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim/event"
 	"github.com/syncsim/syncsim/sim/history"
-	"github.com/syncsim/syncsim/sim/oracle"
+	"github.com/syncsim/syncsim/sim/ledger"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -28,7 +28,7 @@ type finished struct {
 	writes  int
 	path    string // write: the host-side path written
 	size    int    // write: the size it was padded to (0: HostContent as it is)
-	version int    // write: the path's version (oracle.ContentKey)
+	version int    // write: the path's version (ledger.ContentKey)
 	stored  int    // write, delete: when it reached the local store (writeorder.go)
 	exec    workspace.ExecResult
 	retry   workspace.RetryResult
@@ -192,7 +192,7 @@ func (h *Host) SpawnWrite(b int) { h.SpawnWrites(b, 1) }
 func (h *Host) SpawnWrites(b, n int) { h.SpawnWritesSized(b, n, 0) }
 
 // SpawnWritesSized is SpawnWrites whose files are padded to exactly size
-// bytes each (oracle.HostContentSized; size <= 0: their own short
+// bytes each (ledger.HostContentSized; size <= 0: their own short
 // content): large enough, at a megabyte, for the SPEC's default push byte
 // budget to stop a batch.
 func (h *Host) SpawnWritesSized(b, n, size int) {
@@ -213,7 +213,7 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 				h.rt.Block(point)
 				p, sz, v = base+"."+strconv.Itoa(k), size, 0
 			}
-			err := ws.WriteFile(id, p, oracle.AppendHostContent(nil, oracle.ContentKey(p, v), sz))
+			err := ws.WriteFile(id, p, ledger.AppendHostContent(nil, ledger.ContentKey(p, v), sz))
 			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err, stored: h.takeLocalWrite()})
 		}
 	})
@@ -250,12 +250,12 @@ type rewrite struct {
 
 // drawRewrite draws, on the write actor's own stream, whether its first
 // file rewrites one of backend b's acknowledged host writes, which one,
-// and its new content: the next version of the path (oracle.ContentKey),
+// and its new content: the next version of the path (ledger.ContentKey),
 // half the time at the same size when the path holds a padded content
 // long enough (same length, other bytes: a store that reuses the buffer
 // of a same-size file in place is then reached), else at another size.
 func (h *Host) drawRewrite(b int, name string) (rewrite, bool) {
-	acked := h.oracle.Acked.Acked(b)
+	acked := h.ledgers.acked.Acked(b)
 	if len(acked) == 0 {
 		return rewrite{}, false
 	}
@@ -264,9 +264,9 @@ func (h *Host) drawRewrite(b int, name string) (rewrite, bool) {
 		return rewrite{}, false
 	}
 	rw := rewrite{path: acked[r.IntN(len(acked))]}
-	rw.version = h.oracle.Acked.VersionOf(b, rw.path) + 1
-	head := len(oracle.HostContent(oracle.ContentKey(rw.path, rw.version)))
-	if cur := h.oracle.Acked.SizeOf(b, rw.path); cur >= head && r.IntN(2) == 0 {
+	rw.version = h.ledgers.acked.VersionOf(b, rw.path) + 1
+	head := len(ledger.HostContent(ledger.ContentKey(rw.path, rw.version)))
+	if cur := h.ledgers.acked.SizeOf(b, rw.path); cur >= head && r.IntN(2) == 0 {
 		rw.size = cur
 	} else {
 		rw.size = head + 1 + r.IntN(48)
@@ -280,7 +280,7 @@ func (h *Host) drawRewrite(b int, name string) (rewrite, bool) {
 // change the next push carries).
 func (h *Host) SpawnDelete(b int) {
 	name := h.actorName("delete", b)
-	path, ok := h.oracle.Acked.Latest(b)
+	path, ok := h.ledgers.acked.Latest(b)
 	if !ok {
 		path = hostPrefix + "never-" + strconv.Itoa(h.opSeq)
 	}
@@ -608,7 +608,7 @@ func (h *Host) AdvanceTo(t time.Time) *Violation {
 func (h *Host) Crash(b int) {
 	h.containers[b].Crash(1)
 	h.wiped[b], h.reconnected[b] = true, true
-	h.oracle.Truncs.Replaced(b)
+	h.ledgers.truncs.Replaced(b)
 	h.faultEvent(b, "crash")
 }
 
@@ -617,7 +617,7 @@ func (h *Host) Crash(b int) {
 func (h *Host) Restart(b int) {
 	h.containers[b].Restart()
 	h.wiped[b], h.reconnected[b] = true, true
-	h.oracle.Truncs.Replaced(b)
+	h.ledgers.truncs.Replaced(b)
 	h.faultEvent(b, "restart")
 }
 
@@ -632,7 +632,7 @@ func (h *Host) LoseIdentity(b int, none bool) {
 func (h *Host) Truncate(b int) {
 	h.containers[b].TruncateLog()
 	h.wiped[b], h.reconnected[b] = true, false
-	h.oracle.Truncs.Truncated(b, h.containers[b].Watermarks().CurrentRev)
+	h.ledgers.truncs.Truncated(b, h.containers[b].Watermarks().CurrentRev)
 	h.faultEvent(b, "truncated-log")
 }
 
@@ -660,7 +660,7 @@ func (h *Host) faultEvent(b int, kind string, details ...string) {
 
 // hostPrefix is where host-side writes live; the container writes
 // elsewhere, so the two never collide.
-const hostPrefix = oracle.HostPrefix
+const hostPrefix = ledger.HostPrefix
 
 // IntentDue returns the NotBefore of backend b's stored intent, if any,
 // as the intent store listed it at the last check: nothing has run since
@@ -696,15 +696,15 @@ func (h *Host) drainRecords() {
 		// same log serves the same content, which a pull that applied it
 		// and then failed (a local-store fault before the cursor write) has
 		// already brought into the local store.
-		h.oracle.Served.Note(i, c.LogEpoch(), h.drained[i]) // complete-at-target's (the lead's)
-		h.oracle.Truncs.Note(i, h.drained[i])
+		h.ledgers.served.Note(i, c.LogEpoch(), h.drained[i]) // complete-at-target's (the lead's)
+		h.ledgers.truncs.Note(i, h.drained[i])
 		for k, call := range h.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
 			}
 			if call.Armed && (call.Fault == faults.Crash || call.Fault == faults.Restart) {
 				h.wiped[i], h.reconnected[i] = true, true
-				h.oracle.Truncs.Replaced(i)
+				h.ledgers.truncs.Replaced(i)
 			}
 			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
 			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)

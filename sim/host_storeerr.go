@@ -5,7 +5,6 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim/history"
-	"github.com/syncsim/syncsim/sim/oracle"
 )
 
 // The store-error property (oracle.StoreErrorChecker): a store call that
@@ -26,7 +25,7 @@ type storeError struct {
 }
 
 func (e *storeError) Error() string {
-	return oracle.StoreErrorText(e.store, e.op, e.backend, e.actor, e.err)
+	return history.StoreErrorText(e.store, e.op, e.backend, e.actor, e.err)
 }
 
 // hostStoreError wraps an error of a store call the host made itself;

@@ -7,7 +7,7 @@ import (
 )
 
 // ackWrite notes a finished host write or delete in the host's ledger of
-// acknowledged writes (h.oracle.Acked), which the workload draws its
+// acknowledged writes (h.ledgers.acked), which the workload draws its
 // rewrites and deletes from and which says when a listing is due.
 // Property host-write keeps its own (oracle.HostWriteChecker).
 func (h *Host) ackWrite(f finished) {
@@ -15,18 +15,18 @@ func (h *Host) ackWrite(f finished) {
 		return // failed (a local-store fault, or host-write's), or superseded
 	}
 	if f.kind == "delete" {
-		h.oracle.Acked.Remove(f.backend, f.path)
+		h.ledgers.acked.Remove(f.backend, f.path)
 		return
 	}
-	h.oracle.Acked.AddVersion(f.backend, f.path, f.size, f.version)
+	h.ledgers.acked.AddVersion(f.backend, f.path, f.size, f.version)
 }
 
 // listAckedWrites appends the local store's listing of every backend with
 // an acknowledged write or delete (a LocalFiles event each), when a listing
-// is due (oracle.AckedWrites.Due) and a checker reads it: property
+// is due (ledger.Writes.Due) and a checker reads it: property
 // host-write holds each acknowledged write to it.
 func (h *Host) listAckedWrites() *Violation {
-	acked := &h.oracle.Acked
+	acked := &h.ledgers.acked
 	if !h.hist.Reads(history.LocalFiles) || !acked.Due(h.starts) {
 		return nil
 	}

@@ -41,8 +41,8 @@ func (s *hidesOldHostWrites) Files(b string) ([]workspace.File, error) {
 // write lost after many others is reported by the tail at the latest.
 func TestHostWriteCatchesALateLoss(t *testing.T) {
 	store := &hidesOldHostWrites{MemoryStore: workspace.NewMemoryStore()}
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off(),
-		LocalStore: func(string) (workspace.Store, error) { return store, nil }})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off(),
+		LocalStore: func(string) (workspace.Store, error) { return store, nil }}))
 	if err != nil {
 		t.Fatal(err)
 	}

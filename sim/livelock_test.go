@@ -36,7 +36,7 @@ func plantEndlessPull(h *Host, name string) {
 func TestEndlessPullIsALivelock(t *testing.T) {
 	var hashes []string
 	for range 2 {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+		h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func TestActorsThatFinishAreNoLivelock(t *testing.T) {
 // stop, and the run ends at its next decision with the violation, marked
 // as the watchdog's.
 func TestWatchStopsASlowLivelock(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 	if err != nil {
 		t.Fatal(err)
 	}

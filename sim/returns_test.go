@@ -14,7 +14,7 @@ import (
 
 func newQuietHost(t *testing.T) *Host {
 	t.Helper()
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off(), NoProbes: true})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off(), NoProbes: true}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 func TestDeadlockIsReportedWithStacks(t *testing.T) {
 	var hashes []string
 	for range 2 {
-		h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+		h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestDeadlockIsReportedWithStacks(t *testing.T) {
 // line, and Abandon unwinds the rest, so only the blocked goroutine could
 // stay behind — here not even it, since unwinding the holder unlocks.
 func TestWatchReportsAHangAndAbandonUnwinds(t *testing.T) {
-	h, err := NewHost(Config{Seed: 1, Backends: 1, Profile: faults.Off()})
+	h, err := NewHost(judged(Config{Seed: 1, Backends: 1, Profile: faults.Off()}))
 	if err != nil {
 		t.Fatal(err)
 	}

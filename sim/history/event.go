@@ -1,6 +1,7 @@
 package history
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
@@ -345,4 +346,14 @@ type Remote struct {
 // named ("" for none), Err the error's text.
 type StoreFailure struct {
 	Store, Op, Backend, Err string
+}
+
+// StoreErrorText describes a store call that failed by itself: which store,
+// which call on which backend ("" for none), by whom, and the error.
+func StoreErrorText(store, op, backend, actor, err string) string {
+	call := store + " " + op
+	if backend != "" {
+		call += " " + backend
+	}
+	return call + " (by " + actor + ") failed, not injected by the harness: " + strconv.Quote(err)
 }

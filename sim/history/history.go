@@ -82,10 +82,18 @@ type Reporter interface {
 	Violate(property, detail string)
 	// Reach counts one occurrence of a situation a property depends on
 	// ("push-full-batch"): the sweep's reach table shows what the run
-	// exercised. A name "retry/<status>" or "exec/<outcome>" counts in
-	// the sweep's tables of retry statuses and exec outcomes instead.
+	// exercised. A name ReachRetry+"<status>", ReachExec+"<outcome>" or
+	// ReachSecret+"<what>" counts in the sweep's tables of retry
+	// statuses, exec outcomes and secrets instead.
 	Reach(what string)
 }
+
+// The prefixes of the reach names that count in a table of their own.
+const (
+	ReachRetry  = "retry/"  // a RetryPendingSync status
+	ReachExec   = "exec/"   // an exec outcome
+	ReachSecret = "secret/" // a redacted or cut result error, a near miss checked
+)
 
 // Judge reads a run's history as it is appended.
 type Judge interface {

@@ -142,7 +142,7 @@ const (
 	// LocalFiles: between steps, before the LocalViews, the local store's
 	// listing of one backend with acknowledged host writes (Backend; Files
 	// holds it), taken when the driver's write ledger says a listing is
-	// due (oracle.AckedWrites.Due). Appended only when a checker reads it.
+	// due (ledger.Writes.Due). Appended only when a checker reads it.
 	LocalFiles
 	// Drained: the driver read the records after a step's actors ran (the
 	// RuntimeCall events before it): Marks holds each container's record

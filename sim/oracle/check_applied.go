@@ -6,6 +6,7 @@ import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim/history"
+	"github.com/syncsim/syncsim/sim/ledger"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -14,7 +15,7 @@ import (
 // it changed. It follows the local store on its own model, so what each
 // apply changed (LocalCall apply-upstream) is predicted, not read from the
 // store, and keeps a ledger of the entries each backend's streams served
-// (ServedLedger, fed at every drain of the records: Drained).
+// (ledger.Served, fed at every drain of the records: Drained).
 //
 // applied (SPEC 1.4, 6.4, 6.7): Applied of a complete exec or retry is
 // within what the record proves (at most every entry served, at least
@@ -41,7 +42,7 @@ type AppliedChecker struct {
 	syncNone int
 	records  history.Records
 	local    localFollower
-	served   ServedLedger
+	served   ledger.Served
 	marks    []int              // per backend: the record position the last drain reached
 	applies  []appliedAt        // the applies of the step's operations, in order
 	entries  []scheduler.Cursor // reused: a stream's entries not applied yet
@@ -73,7 +74,7 @@ func (c *AppliedChecker) Reads() history.Kinds {
 func (c *AppliedChecker) Begin(s history.Setup, r history.Records) {
 	c.names, c.syncNone, c.records = s.Backends, s.SyncNone, r
 	c.local.begin()
-	c.served = ServedLedger{}
+	c.served = ledger.Served{}
 	c.marks = append(c.marks[:0], make([]int, len(s.Backends))...)
 	clear(c.applies)
 	c.applies = c.applies[:0]

@@ -5,10 +5,11 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim/history"
+	"github.com/syncsim/syncsim/sim/ledger"
 )
 
 // HostWriteChecker is the checker of property host-write (SPEC 6.1; the
-// rule and when a listing is due: AckedWrites): a host write or delete
+// rule and when a listing is due: ledger.Writes): a host write or delete
 // that returned is acknowledged, and every acknowledged host write is in
 // the local store, with the content written, and no acknowledged delete's
 // path is, at every listing the driver takes (LocalFiles). A host write
@@ -22,7 +23,7 @@ import (
 // before the path's latest acknowledged one is superseded (Op.Stored).
 type HostWriteChecker struct {
 	names   []string
-	acked   AckedWrites
+	acked   ledger.Writes
 	ackedAt map[string]int // per backend and path: when its latest acknowledged write reached the store
 }
 
@@ -33,14 +34,14 @@ func (c *HostWriteChecker) Reads() history.Kinds {
 
 // Begin starts a run.
 func (c *HostWriteChecker) Begin(s history.Setup, _ history.Records) {
-	c.names, c.acked = s.Backends, AckedWrites{}
+	c.names, c.acked = s.Backends, ledger.Writes{}
 	clear(c.ackedAt)
 }
 
 // Observe reads one event.
 func (c *HostWriteChecker) Observe(e *history.Event, rep history.Reporter) {
 	if e.Kind == history.LocalFiles {
-		if detail, lost := c.acked.Check(e.Backend, c.names[e.Backend], e.Files.Files); lost {
+		if detail, lost := checkHostWrites(&c.acked, e.Backend, c.names[e.Backend], e.Files.Files); lost {
 			rep.Violate("host-write", detail)
 		}
 		return

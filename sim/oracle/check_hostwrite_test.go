@@ -7,6 +7,7 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/sim/history"
+	"github.com/syncsim/syncsim/sim/ledger"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -21,7 +22,7 @@ func TestHostWriteChecker(t *testing.T) {
 		return history.Event{Kind: history.LocalFiles, Files: &history.Files{Files: files}}
 	}
 	holds := func(path string, version int) workspace.File {
-		return workspace.File{Path: path, Content: []byte(HostContentSized(ContentKey(path, version), 0))}
+		return workspace.File{Path: path, Content: []byte(ledger.HostContentSized(ledger.ContentKey(path, version), 0))}
 	}
 	for _, tc := range []struct {
 		name   string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/syncsim/syncsim/sim/history"
+	"github.com/syncsim/syncsim/sim/ledger"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -121,12 +122,12 @@ func (c *LivenessChecker) converged(name string, i int, b history.TailBackend) (
 // store holds only the host's own writes and the remote none of them.
 func syncless(name string, local, remote []workspace.File) (string, string) {
 	for _, f := range local {
-		if !strings.HasPrefix(f.Path, HostPrefix) {
+		if !strings.HasPrefix(f.Path, ledger.HostPrefix) {
 			return "liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its local store holds the remote's %s", name, f.Path)
 		}
 	}
 	for _, f := range remote {
-		if strings.HasPrefix(f.Path, HostPrefix) {
+		if strings.HasPrefix(f.Path, ledger.HostPrefix) {
 			return "liveness-files", fmt.Sprintf("backend %s does not sync (SPEC 4, sync \"none\"), yet its remote holds the host's %s", name, f.Path)
 		}
 	}
@@ -142,7 +143,7 @@ func syncless(name string, local, remote []workspace.File) (string, string) {
 func convergedAfterLoss(name string, local, remote []workspace.File) (string, string) {
 	have := IndexFiles(local)
 	for _, f := range remote {
-		if strings.HasPrefix(f.Path, HostPrefix) {
+		if strings.HasPrefix(f.Path, ledger.HostPrefix) {
 			continue
 		}
 		got, ok := have.Get(f.Path)
@@ -183,15 +184,11 @@ func viewFiles(fs []workspace.File) []fileView {
 	return out
 }
 
-// HostPrefix is where host-side writes live (the driver's host writes);
-// the container writes elsewhere, so the two never collide.
-const HostPrefix = "/host/"
-
 // HostWritten returns the host-side files of fs, in order.
 func HostWritten(fs []workspace.File) []workspace.File {
 	var out []workspace.File
 	for _, f := range fs {
-		if strings.HasPrefix(f.Path, HostPrefix) {
+		if strings.HasPrefix(f.Path, ledger.HostPrefix) {
 			out = append(out, f)
 		}
 	}

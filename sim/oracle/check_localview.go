@@ -7,6 +7,7 @@ import (
 
 	"github.com/syncsim/syncsim/scheduler"
 	"github.com/syncsim/syncsim/sim/history"
+	"github.com/syncsim/syncsim/sim/ledger"
 	"github.com/syncsim/syncsim/workspace"
 )
 
@@ -80,7 +81,7 @@ func (c *LocalViewChecker) judge(b int, v *history.View) (property, detail strin
 	}
 	content := IndexFiles(v.Local)
 	for _, f := range v.Remote {
-		if strings.HasPrefix(f.Path, HostPrefix) {
+		if strings.HasPrefix(f.Path, ledger.HostPrefix) {
 			continue // the host's own writes are never fetched back
 		}
 		if (scheduler.Cursor{Rev: f.Rev, Path: f.Path, HasPath: true}).Compare(cur) > 0 {

@@ -107,17 +107,12 @@ func (c *SecrecyChecker) result(e *history.Event, rep history.Reporter) {
 		return
 	}
 	if strings.Contains(text, "[REDACTED]") {
-		rep.Reach(SecretReach + "result-redacted")
+		rep.Reach(history.ReachSecret + "result-redacted")
 	}
 	if units >= maxSafeUnits-1 { // -1: the dropped half pair (README deviations)
-		rep.Reach(SecretReach + "result-cut")
+		rep.Reach(history.ReachSecret + "result-cut")
 	}
 }
-
-// SecretReach starts the name of a reach count that belongs in the
-// secrets table (result-redacted, result-cut, near-miss-checked) rather
-// than the faults table.
-const SecretReach = "secret/"
 
 // nearMisses holds the redactor to exactly SPEC 1.4's patterns: every
 // near-miss span (faults.SecretForms) a result error holds whole is the
@@ -139,7 +134,7 @@ func (c *SecrecyChecker) nearMisses(e *history.Event, what, backend, text string
 		if !planted {
 			continue // not one of this run's (the SUT cannot invent one; nothing to hold it to)
 		}
-		rep.Reach(SecretReach + "near-miss-checked")
+		rep.Reach(history.ReachSecret + "near-miss-checked")
 		if span != want {
 			rep.Violate("secrecy", fmt.Sprintf("%s: %s of %s redacts beyond SPEC 1.4's patterns: got %q, want %q",
 				e.Actor, what, backend, faults.ScrubSecrets(span), want))

@@ -31,7 +31,7 @@ func (c *StoreErrorChecker) Observe(e *history.Event, rep history.Reporter) {
 	switch e.Kind {
 	case history.StoreCall:
 		if call := e.Store; call.Uninjected {
-			rep.Violate("store-error", StoreErrorText("intent store", string(call.Op), call.Backend, call.Actor+", call #"+strconv.Itoa(call.Seq), call.Err))
+			rep.Violate("store-error", history.StoreErrorText("intent store", string(call.Op), call.Backend, call.Actor+", call #"+strconv.Itoa(call.Seq), call.Err))
 		}
 	case history.StoreFailed:
 		f := e.Failure
@@ -39,16 +39,6 @@ func (c *StoreErrorChecker) Observe(e *history.Event, rep history.Reporter) {
 		if actor == "" {
 			actor = "host"
 		}
-		rep.Violate("store-error", StoreErrorText(f.Store, f.Op, f.Backend, actor, f.Err))
+		rep.Violate("store-error", history.StoreErrorText(f.Store, f.Op, f.Backend, actor, f.Err))
 	}
-}
-
-// StoreErrorText describes a store call that failed by itself: which store,
-// which call on which backend ("" for none), by whom, and the error.
-func StoreErrorText(store, op, backend, actor, err string) string {
-	call := store + " " + op
-	if backend != "" {
-		call += " " + backend
-	}
-	return call + " (by " + actor + ") failed, not injected by the harness: " + strconv.Quote(err)
 }

@@ -29,17 +29,13 @@
 //
 // The rules of several properties are small values with their own API and
 // tests (LeakWatch, FIFOLedger, SyncSpans, ResendWatch, ...); a checker
-// feeds one from the events. The driver still keeps three of them
-// (oracle.Oracle) for driving, not judging: the acknowledged writes the
-// workload draws rewrites and deletes from, the lost logs that decide
-// what the tail's snapshot marks blind, and the served entries that
-// decide when complete-at-target's cursor read is taken. They keep the
-// driver importing this package (and through it the model) until they
-// move to the driver's side.
+// feeds one from the events. Two accounts the driver keeps too, its own
+// copy, to drive the world (package sim/ledger): the acknowledged host
+// writes (host-write's) and the entries each stream served (applied's).
 //
 // Import rule: this package may import the model, the event types
-// (sim/history, sim/event), the faults package's record types and the
-// scheduler and workspace value types; it never imports package sim, the
-// driver. It returns what it found; the driver turns the first report into
+// (sim/history, sim/event), the ledgers (sim/ledger), the faults
+// package's record types and the scheduler and workspace value types; it
+// never imports package sim, the driver (scenarios.TestLayout). It returns what it found; the driver turns the first report into
 // the run's violation.
 package oracle

@@ -36,7 +36,7 @@ func (c *ModelChecker) judgeExec(e *history.Event) bool {
 		if facts.ranAnyway {
 			key = "error-after-dispatch"
 		}
-		c.reach("exec/" + key)
+		c.reach(history.ReachExec + key)
 		if op.Err == nil {
 			return c.fail("model", fmt.Sprintf("%s: expected a command streamed by the runtime (the exec succeeded), got none", e.Actor))
 		}
@@ -52,7 +52,7 @@ func (c *ModelChecker) judgeExec(e *history.Event) bool {
 	// Once the command streamed, Exec fails exactly when its event stream
 	// did (SPEC 3.2: the stream errors to the consumer, sync is pending).
 	if facts.cancelled {
-		c.reach("exec/" + syncName(op.Mode) + "/cancelled") // a cancel branch of runCommand
+		c.reach(history.ReachExec + syncName(op.Mode) + "/cancelled") // a cancel branch of runCommand
 	}
 	if (facts.eventsErr || facts.cancelled) != (op.Err != nil) {
 		return c.fail("model", fmt.Sprintf("%s: expected an exec error=%t (the event stream failed=%t), got %v", e.Actor, facts.eventsErr, facts.eventsErr, op.Err))
@@ -85,7 +85,7 @@ func (c *ModelChecker) judgeExec(e *history.Event) bool {
 	if got.Error != "" {
 		key += "+error"
 	}
-	c.reach("exec/" + syncName(op.Mode) + "/" + key)
+	c.reach(history.ReachExec + syncName(op.Mode) + "/" + key)
 	gotV := execView{Status: string(got.Status), HasError: got.Error != "", RuntimeID: got.RuntimeID, TargetCursor: got.TargetCursor}
 	wantV := execView{Status: want.Status, HasError: want.HasError, RuntimeID: want.RuntimeID, TargetCursor: want.TargetCursor}
 	if d := diffUnlessEqual(wantV, gotV, execView.equal); d != "" {

@@ -38,7 +38,7 @@ func (c *ModelChecker) judgeRetry(e *history.Event) bool {
 	if op.Err != nil {
 		c.reach("retry/rejected")
 	} else {
-		c.reach("retry/" + string(got.Status))
+		c.reach(history.ReachRetry + string(got.Status))
 		if want.Status == "exhausted" && !want.Pulled {
 			c.reach("retry/exhausted-precheck")
 		}

@@ -75,9 +75,8 @@ func Names() []string {
 }
 
 // Registry lists every property syncsim judges, in the order a run checks
-// them when two break at one event. Keep model/doc.go's table,
-// docs/properties.md and sim.Properties equal to it (TestRegistry* keep
-// them so).
+// them when two break at one event. Keep model/doc.go's table and
+// docs/properties.md equal to it (TestRegistry* keep them so).
 var Registry = []Property{
 	{Name: "model", Spec: "1.4, 3, 4, 11.3-11.5, 11.11", Basis: Predicted,
 		What:   "every RetryPendingSync result, exec sync result and the store calls each operation makes equal the model's prediction",

@@ -1,8 +1,8 @@
-package oracle
+package ledger
 
 import "github.com/syncsim/syncsim/faults"
 
-// TruncationWatch follows each backend's last log truncation under a live
+// Truncations follows each backend's last log truncation under a live
 // connection to the first fetch after it, to tell whether the host can
 // still converge (property liveness-converge).
 //
@@ -16,13 +16,13 @@ import "github.com/syncsim/syncsim/faults"
 // file unpulled, faithfully to the contract. Such a backend is "blind" and
 // is not held to convergence; every other lost log is. The zero value is
 // ready.
-type TruncationWatch struct {
+type Truncations struct {
 	pending []bool  // a truncation awaits its first fetch
 	after   []int64 // the remote's current revision right after it
 	blind   []bool  // the first fetch after it could not see it
 }
 
-func (w *TruncationWatch) grow(n int) {
+func (w *Truncations) grow(n int) {
 	for len(w.pending) < n {
 		w.pending = append(w.pending, false)
 		w.after = append(w.after, 0)
@@ -31,7 +31,7 @@ func (w *TruncationWatch) grow(n int) {
 }
 
 // Truncated notes a truncation of backend b, whose log now ends at rev.
-func (w *TruncationWatch) Truncated(b int, rev int64) {
+func (w *Truncations) Truncated(b int, rev int64) {
 	w.grow(b + 1)
 	w.pending[b], w.after[b], w.blind[b] = true, rev, false
 }
@@ -39,7 +39,7 @@ func (w *TruncationWatch) Truncated(b int, rev int64) {
 // Replaced notes a crash or restart of backend b: the new connection's
 // reconcile resets the host, so an earlier blind truncation no longer
 // matters.
-func (w *TruncationWatch) Replaced(b int) {
+func (w *Truncations) Replaced(b int) {
 	w.grow(b + 1)
 	w.pending[b], w.blind[b] = false, false
 }
@@ -51,7 +51,7 @@ func (w *TruncationWatch) Replaced(b int) {
 // remote behind (currentCursor < after) leaves it pending — the reset may
 // still fail, say on a local-store fault; one from past it that does not
 // is blind: the log grew back past the host's cursor first.
-func (w *TruncationWatch) Note(b int, calls []faults.Call) {
+func (w *Truncations) Note(b int, calls []faults.Call) {
 	w.grow(b + 1)
 	for _, c := range calls {
 		if !w.pending[b] || c.Op != faults.OpFetch || c.Err != "" {
@@ -69,4 +69,4 @@ func (w *TruncationWatch) Note(b int, calls []faults.Call) {
 }
 
 // IsBlind reports whether backend b's last truncation was outrun.
-func (w *TruncationWatch) IsBlind(b int) bool { return b < len(w.blind) && w.blind[b] }
+func (w *Truncations) IsBlind(b int) bool { return b < len(w.blind) && w.blind[b] }

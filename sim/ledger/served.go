@@ -1,17 +1,17 @@
-package oracle
+package ledger
 
 import (
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
 )
 
-// ServedLedger remembers, per backend, every entry cursor a stream has
+// Served remembers, per backend, every entry cursor a stream has
 // served, so that an entry served for the first time is known to carry
 // content the host has never seen: every file a command writes names its
 // process and command number, so its content is new, and applying it must
 // count (SPEC 6.7: only a write whose content already matches does not).
 // The zero value is ready; backends are indexed from 0.
-type ServedLedger struct {
+type Served struct {
 	seen  []map[scheduler.Cursor]bool
 	epoch []int
 	// fresh holds the Seq of each stream-next call of the last drain that
@@ -25,7 +25,7 @@ type ServedLedger struct {
 // container's log epoch (faults.Container.LogEpoch) after them. The ledger
 // forgets at a new log only: after a lost identity the same log serves the
 // same content.
-func (l *ServedLedger) Note(b, epoch int, calls []faults.Call) {
+func (l *Served) Note(b, epoch int, calls []faults.Call) {
 	for len(l.seen) <= b {
 		l.seen = append(l.seen, map[scheduler.Cursor]bool{})
 		l.epoch = append(l.epoch, 0)
@@ -51,18 +51,18 @@ func (l *ServedLedger) Note(b, epoch int, calls []faults.Call) {
 
 // HasMoved reports whether backend b's log was replaced or cut during the
 // last drain (true for a backend never drained: nothing is known).
-func (l *ServedLedger) HasMoved(b int) bool { return b >= len(l.moved) || l.moved[b] }
+func (l *Served) HasMoved(b int) bool { return b >= len(l.moved) || l.moved[b] }
 
 // IsFresh reports whether the call with Seq seq of backend b's last drain
 // served an entry for the first time.
-func (l *ServedLedger) IsFresh(b, seq int) bool { return b < len(l.fresh) && l.fresh[b][seq] }
+func (l *Served) IsFresh(b, seq int) bool { return b < len(l.fresh) && l.fresh[b][seq] }
 
 // AppliedBounds is the range Applied of a complete pull on backend b must
 // fall in, given the pulling actor's calls of the last drain: at most every
 // entry the actor was served (hi), at least the entries its last stream
 // served for the first time (lo, known only when the backend's log held
 // still and the last pass was not replayed).
-func (l *ServedLedger) AppliedBounds(b int, calls []faults.Call) (lo, hi int, loKnown bool) {
+func (l *Served) AppliedBounds(b int, calls []faults.Call) (lo, hi int, loKnown bool) {
 	lastStream, failedAfter := 0, false
 	for _, c := range calls {
 		if c.Op == faults.OpStreamNext && c.Entry != nil && c.Err == "" {

@@ -1,4 +1,4 @@
-package oracle
+package ledger
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func TestTruncationWatch(t *testing.T) {
 		{"outrun before the host fetched", []faults.Call{fetch(3, 3)}, true},
 		{"seen, reset lost, then outrun", []faults.Call{fetch(3, 2), fetch(3, 3)}, true},
 	} {
-		var w TruncationWatch
+		var w Truncations
 		w.Truncated(0, 2)
 		w.Note(0, tc.fetches)
 		if w.IsBlind(0) != tc.blind {

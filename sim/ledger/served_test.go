@@ -1,4 +1,4 @@
-package oracle
+package ledger
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func stream(seq *int, id int, revs ...int64) []faults.Call {
 // served entry counts toward the upper bound; a new log epoch or a failure
 // after the last fetch leaves the lower bound unknown.
 func TestServedLedgerBoundsApplied(t *testing.T) {
-	var l ServedLedger
+	var l Served
 	if !l.HasMoved(0) {
 		t.Fatal("a backend never drained is known to hold still")
 	}
