@@ -40,18 +40,18 @@ func (l wakerLister) List(ctx context.Context) ([]scheduler.Intent, error) {
 	at := h.clock.Now()
 	var intents []scheduler.Intent
 	var err error
-	switch _, lister := h.inner.(scheduler.Lister); {
+	switch _, lister := h.stores.inner.(scheduler.Lister); {
 	case h.cfg.NoScheduler:
 	case !lister:
 		err = errNoLister
 	default:
-		intents, err = h.sched.List(ctx)
+		intents, err = h.stores.sched.List(ctx)
 		err = hostStoreError("intent store", "list", "", err)
 	}
-	if err != nil && h.alarmErr == nil {
-		h.alarmErr = err
+	if err != nil && h.alarm.err == nil {
+		h.alarm.err = err
 	}
-	if t := h.timerListings[h.rt.current]; t != nil {
+	if t := h.alarm.timerListings[h.rt.current]; t != nil {
 		t.n++
 		t.err = err
 		a := &history.Alarm{Began: at}
@@ -68,8 +68,8 @@ func (l wakerLister) List(ctx context.Context) ([]scheduler.Intent, error) {
 // the store record's mark at the call: every intent stored before it must
 // now be served by the alarm (the judge's checkRearmed).
 func (h *Host) rearmWaker() error {
-	mark := h.sched.Mark()
-	err := h.waker.Rearm(h.ctx)
+	mark := h.stores.sched.Mark()
+	err := h.alarm.waker.Rearm(h.ctx)
 	if err == nil {
 		h.appendEvent(history.Event{Kind: history.Rearmed, Actor: h.rt.Actor(), Alarm: &history.Alarm{Mark: mark}})
 	}

@@ -145,7 +145,7 @@ func TestHostRunsTheProductionWaker(t *testing.T) {
 	if v := h.PlantIntent(0, 1, FenceCurrent, 0); v != nil {
 		t.Fatal(v)
 	}
-	if _, ok := h.waker.Next(); !ok {
+	if _, ok := h.alarm.waker.Next(); !ok {
 		t.Fatal("the Waker is not armed for a due intent")
 	}
 	if v := h.Advance(time.Second); v != nil {
@@ -155,7 +155,7 @@ func TestHostRunsTheProductionWaker(t *testing.T) {
 	if !strings.Contains(lines, ".timer alarm due=b0") || !strings.Contains(lines, ".alarm.b0 retry-result") {
 		t.Errorf("no alarm fired by the Waker's timer actor:\n%s", lines)
 	}
-	var _ *scheduler.Waker = h.waker
+	var _ *scheduler.Waker = h.alarm.waker
 }
 
 // TestTimerEscapeFailsTheRun: a SUT timer the clock cannot schedule breaks

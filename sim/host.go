@@ -161,91 +161,103 @@ type Host struct {
 	latency *readLatency
 	rt      *Runtime
 	trace   *Trace
+	ctx     context.Context
 
+	backends backendState // the containers and what befell their logs
+	records  recordMarks  // how far the fault wrappers' records were read
+	stores   hostStores   // this incarnation's stores, alarm owner and workspace
+	secrets  plantedSecrets
+	alarm    alarmState  // the one alarm and the timer actors that fire it
+	streams  streamState // the per-operation random streams (host_streams.go)
+	ops      opState     // the operations of the current step
+	cut      cutState    // where a cut or cancelling step stops
+	returns  returnState // calls returned and actors held after them (returns.go)
+	observed localObservations
+	// ledgers are what the driver keeps of the world to drive it
+	// (package sim/ledger); the judge keeps its own.
+	ledgers ledgers
+
+	stats    Stats
+	violated *Violation
+	// hist is the run's history: the events the judge reads
+	// (host_history.go).
+	hist     history.History
+	progress progressWatch
+}
+
+// backendState is the simulated backends: their ids and containers, and
+// what the host must know of their lost logs.
+type backendState struct {
 	names      []string // backend ids, b0..bN-1
 	containers []*faults.Container
-	marks      []int // per container: record position already traced
+	wiped      []bool // the runtime lost its log at some point
+	// reconnected: the last log loss broke the connections, so the host
+	// must reconnect and reconcile. After a truncation under a surviving
+	// connection it need not (SPEC 8.5), and the pullOnce scalar-only
+	// push reset (SPEC 6.3 QUIRK) can leave host writes un-pushed.
+	reconnected []bool
+}
+
+// recordMarks is how far the driver has read the fault wrappers' records
+// (into the trace and the history), and the buffers it reads them into.
+type recordMarks struct {
+	marks []int // per container: record position already traced
 	// drained[i] holds container i's calls from drainedFrom[i] up to
 	// marks[i], as the last drainRecords read them (buffers reused).
 	drained     [][]faults.Call
 	drainedFrom []int
 	lineBuf     []byte        // reused rendering buffer for record lines
 	actorCalls  []faults.Call // reused: the calls of the op being judged
-	wiped       []bool        // the runtime lost its log at some point
-	// reconnected: the last log loss broke the connections, so the host
-	// must reconnect and reconcile. After a truncation under a surviving
-	// connection it need not (SPEC 8.5), and the pullOnce scalar-only
-	// push reset (SPEC 6.3 QUIRK) can leave host writes un-pushed.
-	reconnected []bool
+	schedMark   int           // the intent store's calls already drained
+	localMark   int           // local-store faults already drained
+}
 
-	store workspace.Store    // this incarnation's local store
-	local *faults.LocalStore // fault wrapper over store
-	// localSecrets plants credentials in local-store faults, across starts.
-	localSecrets *faults.Secrets
-	storeOpen    StoreFactory
-	factory      SchedulerFactory
-	inner        scheduler.Scheduler // this incarnation's store handle
-	sched        *faults.Scheduler   // fault wrapper over inner, with its record
-	owner        AlarmOwner          // non-nil when the store sets the alarm itself
-	schedMark    int
-	localMark    int // local-store faults already drained
-	// watched holds contents the local store handed out, to be held to
-	// what they were (host_localwatch.go); watchNext is the oldest's slot.
-	watched     []handedOut
-	watchNext   int
-	cutAt       string                     // where the step being cut stopped (noteCut)
-	cutLocal    bool                       // the step's cut counts local-store calls only
-	cutCancel   bool                       // the step's "cut" cancels an operation instead
-	cancelDone  bool                       // the cancelling step has cancelled its operation
-	cancelDraws interface{ IntN(int) int } // the cancelling step's draws (the op's own stream)
-	cancelPlan  CancelPoint                // a written cancel for the next StepCancel (SetCancel)
-	lastCancel  CancelPoint                // where the last StepCancel's cancel landed
-	// The operations of the current step: their cancel functions, those
-	// that reached a blocking point of their own (started), those the
-	// simulator cancelled (see host_cancel.go).
-	stepOps   []string
-	cancels   map[string]context.CancelFunc
-	started   map[string]bool
-	cancelled map[string]bool
-	// hit holds every operation a cancel landed on, wherever it landed.
-	hit       map[string]bool
-	lastPoint map[string]string // an operation's last blocking point
-	// returns counts calls returned; returnPoints names each call's
-	// post-return point; heldAfter counts the actors held at one now
-	// (returns.go).
-	returns      int
-	returnPoints map[string]returnPoint
-	heldAfter    int // actors held at a post-return point now
-	// localWrites numbers write-file calls as they reach the local store;
-	// localWriteAt holds each write actor's latest, ackedAt each path's
-	// latest acknowledged (writeorder.go).
-	localWrites  int
-	localWriteAt map[*actor]int
-	ackedAt      map[string]int
+// hostStores is the host's durable state and what this incarnation built
+// from it: the stores are reopened, and the workspace rebuilt, at every
+// host start.
+type hostStores struct {
+	store   workspace.Store    // this incarnation's local store
+	local   *faults.LocalStore // fault wrapper over store
+	open    StoreFactory
+	factory SchedulerFactory
+	inner   scheduler.Scheduler // this incarnation's store handle
+	sched   *faults.Scheduler   // fault wrapper over inner, with its record
+	owner   AlarmOwner          // non-nil when the store sets the alarm itself
+	ws      *workspace.Workspace
+	starts  int
 	// dropped holds the store handles host crashes left behind unclosed
 	// (a killed process never closes them); Close releases them at the end.
 	dropped []interface{ Close() error }
 	// localProbed: the store probe wrote on probeBackend at the first
 	// start, so host restarts hold that backend to durability too.
 	localProbed bool
-	ws          *workspace.Workspace
-	starts      int
+}
 
-	// alarm and alarmSet are the alarm as last traced: the Waker's (Next),
-	// or the owning store's.
-	alarm    time.Time
-	alarmSet bool
-	waker    *scheduler.Waker // this incarnation's alarm (nil with an owner)
+// plantedSecrets are the credential planters (host_secrets.go).
+type plantedSecrets struct {
+	all   []*faults.Secrets // every planter, containers first
+	store *faults.Secrets   // the intent store's, across host starts
+	local *faults.Secrets   // the local store's faults', across starts
+}
+
+// alarmState is the host's one alarm: as last traced (the Waker's Next,
+// or the owning store's), and the timer actors that fire it.
+type alarmState struct {
+	at    time.Time
+	set   bool
+	waker *scheduler.Waker // this incarnation's alarm (nil with an owner)
 	// ownerTimer is the host's timer for an owning store's alarm.
 	ownerTimer *clock.Timer
-	alarmErr   error // a store error the alarm met listing (takeAlarmErr)
+	err        error // a store error the alarm met listing (takeAlarmErr)
 	// timerListings holds, per timer actor in flight, whether its Waker
 	// listed the store and whether the last listing failed (alarm_rearm.go).
 	timerListings map[*actor]*timerListing
 	spawned       int // timer actors spawned (spawnTimer), for Advance
+}
 
-	opSeq int
-	// per-operation streams (host_streams.go)
+// streamState is where the per-operation random streams stand
+// (host_streams.go).
+type streamState struct {
 	strategy Strategy
 	opKey    string
 	opRuns   int
@@ -255,29 +267,66 @@ type Host struct {
 	runSrc   rand.PCG   // the Run's interleaving stream (prepareRun)
 	runRand  *rand.Rand // over runSrc
 	schedule []string   // written for the operation's first Run
-	done     []finished // ops finished during the current step, in order
-	stats    Stats
-	violated *Violation
-	ctx      context.Context
+}
 
-	// ledgers are what the driver keeps of the world to drive it
-	// (package sim/ledger); the judge keeps its own.
-	ledgers      ledgers
+// opState is the operations of the current step: their cancel functions,
+// those that reached a blocking point of their own (started), those the
+// simulator cancelled (see host_cancel.go), and those that finished.
+type opState struct {
+	seq       int // operations spawned so far
+	inStep    []string
+	cancels   map[string]context.CancelFunc
+	started   map[string]bool
+	cancelled map[string]bool
+	// hit holds every operation a cancel landed on, wherever it landed.
+	hit       map[string]bool
+	lastPoint map[string]string // an operation's last blocking point
+	done      []finished        // ops finished during the current step, in order
+}
+
+// cutState is how the step being cut, or cancelling, stops.
+type cutState struct {
+	at          string                     // where the step being cut stopped (noteCut)
+	local       bool                       // the step's cut counts local-store calls only
+	cancel      bool                       // the step's "cut" cancels an operation instead
+	cancelDone  bool                       // the cancelling step has cancelled its operation
+	cancelDraws interface{ IntN(int) int } // the cancelling step's draws (the op's own stream)
+	cancelPlan  CancelPoint                // a written cancel for the next StepCancel (SetCancel)
+	lastCancel  CancelPoint                // where the last StepCancel's cancel landed
+}
+
+// returnState counts calls returned, names each call's post-return
+// point, and counts the actors held at one now (returns.go).
+type returnState struct {
+	count     int
+	points    map[string]returnPoint
+	heldAfter int
+}
+
+// localObservations is what the driver saw of the local store: the
+// contents it handed out, to be held to what they were
+// (host_localwatch.go), the order writes reached it (writeorder.go), and
+// what the last check took (listings, cursors, pushRev reads).
+type localObservations struct {
+	watched   []handedOut
+	watchNext int // the oldest watched slot
+	// writes numbers write-file calls as they reach the local store;
+	// writeAt holds each write actor's latest, ackedAt each path's latest
+	// acknowledged.
+	writes       int
+	writeAt      map[*actor]int
+	ackedAt      map[string]int
 	listed       localListings                    // the local store's listings this check took
+	viewStarts   int                              // the host start viewLocal last saw
 	pushRevReads map[string][]history.PushRevRead // per actor: the pushRev its pulls read
 	lastFetch    []scheduler.Cursor               // per backend: fetch cursor at the last check
-	lastPushed   []scheduler.Cursor               // per backend: the remote\'s applied-push cursor then
-	viewStarts   int                              // the host start viewLocal last saw
-	secrets      []*faults.Secrets                // every planter, containers first
-	storeSecrets *faults.Secrets                  // the intent store's, across host starts
+	lastPushed   []scheduler.Cursor               // per backend: the remote's applied-push cursor then
+}
 
-	// hist is the run's history: the events the judge reads
-	// (host_history.go).
-	hist history.History
-
-	// events counts trace events for the watchdog (Progress); abandoned
-	// freezes a goroutine that comes back after the watchdog gave up
-	// (see watchdog.go).
+// progressWatch is what the watchdog reads from another goroutine: events
+// counts trace events (Progress); abandoned freezes a goroutine that comes
+// back after the watchdog gave up (see watchdog.go).
+type progressWatch struct {
 	events    atomic.Uint64
 	abandoned atomic.Bool
 }
@@ -311,14 +360,13 @@ func NewHost(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{
-		cfg:        cfg,
-		opts:       opts,
-		t0:         drawStart(cfg.Seed),
-		rt:         NewRuntime(Stream(cfg.Seed, LabelInterleave)),
-		storeOpen:  cfg.LocalStore,
-		factory:    cfg.Scheduler,
-		actorCalls: getCallBuf(),
-		ctx:        context.Background(),
+		cfg:     cfg,
+		opts:    opts,
+		t0:      drawStart(cfg.Seed),
+		rt:      NewRuntime(Stream(cfg.Seed, LabelInterleave)),
+		stores:  hostStores{open: cfg.LocalStore, factory: cfg.Scheduler},
+		records: recordMarks{actorCalls: getCallBuf()},
+		ctx:     context.Background(),
 		stats: Stats{
 			Retry: map[string]int{}, ExecSync: map[string]int{}, Faults: map[string]int{},
 			Secrets: map[string]int{},
@@ -329,22 +377,22 @@ func NewHost(cfg Config) (*Host, error) {
 	if cfg.Budget != nil {
 		h.latency = h.newReadLatency(cfg.Budget.MaxWallTime)
 	}
-	h.strategy = cfg.Strategy
-	if h.strategy == nil {
-		h.strategy = &Uniform{}
+	h.streams.strategy = cfg.Strategy
+	if h.streams.strategy == nil {
+		h.streams.strategy = &Uniform{}
 	}
-	h.rt.SetStrategy(h.strategy)
+	h.rt.SetStrategy(h.streams.strategy)
 	h.rt.SetPrepare(h.prepareRun)
 	h.rt.SetGateWatch(h.noteGateWait)
 	h.rt.OnLivelock(h.failLivelock)
-	if h.storeOpen == nil {
-		h.storeOpen = MemoryStore()
+	if h.stores.open == nil {
+		h.stores.open = MemoryStore()
 	}
-	if h.factory == nil || cfg.NoScheduler {
+	if h.stores.factory == nil || cfg.NoScheduler {
 		// Without a scheduler the host still keeps an (always empty) store
 		// behind its fault wrapper, so that records and listings work; the
 		// workspace is never given it.
-		h.factory = MemoryScheduler()
+		h.stores.factory = MemoryScheduler()
 	}
 	if cfg.TraceKeep > 0 {
 		h.trace.Keep(cfg.TraceKeep)
@@ -365,11 +413,11 @@ func NewHost(cfg Config) (*Host, error) {
 		header += " sync-none=" + cfg.SyncNone
 	}
 	h.trace.Header(header)
-	h.trace.Header("strategy " + h.strategy.String())
+	h.trace.Header("strategy " + h.streams.strategy.String())
 	profile := cfg.Profile
 	for i := range cfg.Backends {
 		label, name := BackendLabel(i), BackendID(cfg.BackendIDs, i)
-		h.names = append(h.names, name)
+		h.backends.names = append(h.backends.names, name)
 		c := faults.NewContainer(name, h.containerHooks(i, name), h.actorRand(FaultsLabel(label)), &profile)
 		c.SetLostCode(h.actorRand(FaultsLabel(label) + "/lost-code"))
 		c.SetClock(h.clock.Now) // the raw clock: stamping a call is no read of the SUT's
@@ -379,12 +427,12 @@ func NewHost(cfg Config) (*Host, error) {
 		if label == cfg.SyncNone {
 			c.SetSyncNone()
 		}
-		h.containers = append(h.containers, c)
-		h.marks = append(h.marks, 0)
-		h.drained = append(h.drained, nil)
-		h.drainedFrom = append(h.drainedFrom, 0)
-		h.wiped = append(h.wiped, false)
-		h.reconnected = append(h.reconnected, false)
+		h.backends.containers = append(h.backends.containers, c)
+		h.records.marks = append(h.records.marks, 0)
+		h.records.drained = append(h.records.drained, nil)
+		h.records.drainedFrom = append(h.records.drainedFrom, 0)
+		h.backends.wiped = append(h.backends.wiped, false)
+		h.backends.reconnected = append(h.backends.reconnected, false)
 	}
 	h.ledgers = ledgers{}
 	h.beginHistory()
@@ -459,66 +507,66 @@ func (r runtimeHooks) Actor() string {
 // start opens the scheduler store and builds a workspace over the durable
 // state: what a host does when its process starts.
 func (h *Host) start() error {
-	store, err := h.storeOpen(h.cfg.Dir)
+	store, err := h.stores.open(h.cfg.Dir)
 	if err != nil {
-		return fmt.Errorf("sim: host start %d: %w", h.starts+1, hostStoreError("local store", "open", "", err))
+		return fmt.Errorf("sim: host start %d: %w", h.stores.starts+1, hostStoreError("local store", "open", "", err))
 	}
-	h.store = store
-	probing := h.starts == 0 && !h.cfg.NoProbes && Stream(h.cfg.Seed, "probes").IntN(probeOneIn) == 0
+	h.stores.store = store
+	probing := h.stores.starts == 0 && !h.cfg.NoProbes && Stream(h.cfg.Seed, "probes").IntN(probeOneIn) == 0
 	if probing {
 		h.probeLocalStore() // host_storeprobe.go
 		h.probeAPI()        // host_apiprobe.go
 		h.probeBudget()     // host_budgetprobe.go
 	}
-	inner, err := h.factory(h.cfg.Dir)
+	inner, err := h.stores.factory(h.cfg.Dir)
 	if err != nil {
-		return fmt.Errorf("sim: host start %d: %w", h.starts+1, hostStoreError("intent store", "open", "", err))
+		return fmt.Errorf("sim: host start %d: %w", h.stores.starts+1, hostStoreError("intent store", "open", "", err))
 	}
-	h.inner = inner
+	h.stores.inner = inner
 	if probing && h.violated == nil {
 		h.probeIntentStore(inner) // host_intentprobe.go
 	}
 	profile := h.cfg.Profile
-	h.schedMark = 0
+	h.records.schedMark = 0
 	if h.cfg.Alarm == AlarmSingleOverwrite {
 		if _, owns := inner.(AlarmOwner); !owns {
 			inner = newSingleAlarm(inner)
-			h.inner = inner
+			h.stores.inner = inner
 		}
 	}
-	h.owner, _ = inner.(AlarmOwner)
-	h.sched = faults.NewScheduler(inner, h.hooks(), h.actorRand("faults/store/"+strconv.Itoa(h.starts)), &profile)
-	h.sched.SetClock(h.clock.Now)
-	h.sched.PlantSecrets(h.storeSecrets)
-	h.localMark = 0
+	h.stores.owner, _ = inner.(AlarmOwner)
+	h.stores.sched = faults.NewScheduler(inner, h.hooks(), h.actorRand("faults/store/"+strconv.Itoa(h.stores.starts)), &profile)
+	h.stores.sched.SetClock(h.clock.Now)
+	h.stores.sched.PlantSecrets(h.secrets.store)
+	h.records.localMark = 0
 	h.forgetHandedOut()
-	h.local = faults.NewLocalStore(h.store, h.localHooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.starts)), &profile, h.recordPos)
-	h.local.PlantSecrets(h.localSecrets)
-	var sch scheduler.Scheduler = h.sched
+	h.stores.local = faults.NewLocalStore(h.stores.store, h.localHooks(), Stream(h.cfg.Seed, "faults/local/"+strconv.Itoa(h.stores.starts)), &profile, h.recordPos)
+	h.stores.local.PlantSecrets(h.secrets.local)
+	var sch scheduler.Scheduler = h.stores.sched
 	if h.cfg.NoScheduler {
 		sch = nil
 	}
-	backends := make([]workspace.BackendConfig, len(h.containers))
-	for i, c := range h.containers {
-		backends[i] = workspace.BackendConfig{ID: h.names[i], Backend: c}
+	backends := make([]workspace.BackendConfig, len(h.backends.containers))
+	for i, c := range h.backends.containers {
+		backends[i] = workspace.BackendConfig{ID: h.backends.names[i], Backend: c}
 	}
 	ws, err := planttest.New(workspace.Options{
 		Backends:  backends,
 		Clock:     sutClock{h.clock, h},
 		Scheduler: sch,
 		Retry:     h.cfg.Retry,
-		Store:     localStoreCheck{inner: h.local, h: h},
+		Store:     localStoreCheck{inner: h.stores.local, h: h},
 		Parker:    h.rt,
 		PushBatch: h.cfg.PushBatch,
 	}, h.cfg.Mutant)
 	if err != nil {
-		return &buildError{start: h.starts + 1, err: err}
+		return &buildError{start: h.stores.starts + 1, err: err}
 	}
-	h.ws = ws
-	h.appendEvent(history.Event{Kind: history.HostStart, Start: h.starts + 1, Marks: h.containerMarks(), OwnsAlarm: h.owner != nil})
-	h.starts++
-	h.stats.HostStarts = h.starts
-	h.event("-", "host-start", "n="+strconv.Itoa(h.starts))
+	h.stores.ws = ws
+	h.appendEvent(history.Event{Kind: history.HostStart, Start: h.stores.starts + 1, Marks: h.containerMarks(), OwnsAlarm: h.stores.owner != nil})
+	h.stores.starts++
+	h.stats.HostStarts = h.stores.starts
+	h.event("-", "host-start", "n="+strconv.Itoa(h.stores.starts))
 	if err := h.startAlarm(); err != nil {
 		return &alarmStartError{err: err}
 	}
@@ -540,7 +588,7 @@ func (h *Host) event(actor, event string, details ...string) {
 	h.freezeIfAbandoned()
 	h.stats.Events++
 	h.trace.Add(h.clock.Now(), actor, event, details...)
-	h.events.Add(1)
+	h.progress.events.Add(1)
 }
 
 // eventBytes is event with one detail given as bytes (see
@@ -549,7 +597,7 @@ func (h *Host) eventBytes(actor, event string, detail []byte) {
 	h.freezeIfAbandoned()
 	h.stats.Events++
 	h.trace.addDetailBytes(h.clock.Now(), actor, event, detail)
-	h.events.Add(1)
+	h.progress.events.Add(1)
 }
 
 // Trace returns the run's trace.
@@ -568,7 +616,7 @@ func (h *Host) Stats() Stats {
 }
 
 // Backends returns the backend ids, in order.
-func (h *Host) Backends() []string { return append([]string(nil), h.names...) }
+func (h *Host) Backends() []string { return append([]string(nil), h.backends.names...) }
 
 // Violation returns the first property the run broke, or nil.
 func (h *Host) Violation() *Violation { return h.violated }
@@ -580,22 +628,22 @@ func (h *Host) Now() time.Time { return h.clock.Now() }
 // host crashes are released too, after the live ones.
 func (h *Host) Close() error {
 	h.rt.Kill()
-	for _, c := range h.containers {
+	for _, c := range h.backends.containers {
 		c.ReleaseRecord() // nothing reads a record once the run is over
 	}
-	h.drained = nil
-	putCallBuf(h.actorCalls)
-	h.actorCalls = nil
+	h.records.drained = nil
+	putCallBuf(h.records.actorCalls)
+	h.records.actorCalls = nil
 	var errs []error
-	for _, s := range []any{h.store, h.inner} {
+	for _, s := range []any{h.stores.store, h.stores.inner} {
 		if c, ok := s.(interface{ Close() error }); ok {
 			errs = append(errs, c.Close())
 		}
 	}
-	for _, c := range h.dropped {
+	for _, c := range h.stores.dropped {
 		errs = append(errs, c.Close())
 	}
-	h.dropped = nil
+	h.stores.dropped = nil
 	h.hist.Release()
 	h.trace.seal()
 	return errors.Join(errs...)

@@ -42,9 +42,9 @@ const maxAlarmRounds = 64
 // startAlarm builds this incarnation's alarm: a host start forgets what the
 // last one settled (the judge does too, at the HostStart event).
 func (h *Host) startAlarm() error {
-	h.alarmErr = nil
-	h.waker, h.ownerTimer = nil, nil
-	if h.owner != nil {
+	h.alarm.err = nil
+	h.alarm.waker, h.alarm.ownerTimer = nil, nil
+	if h.stores.owner != nil {
 		h.syncOwnerAlarm()
 		return nil
 	}
@@ -59,7 +59,7 @@ func (h *Host) startAlarm() error {
 	case AlarmStaleRearm:
 		planttest.StaleRearm(w)
 	}
-	h.waker = w
+	h.alarm.waker = w
 	return h.rearm()
 }
 
@@ -67,7 +67,7 @@ func (h *Host) startAlarm() error {
 // command's intent, a planted one, a host start) and notes the alarm for
 // the trace.
 func (h *Host) rearm() error {
-	if h.owner != nil {
+	if h.stores.owner != nil {
 		h.syncOwnerAlarm()
 		return nil
 	}
@@ -88,11 +88,11 @@ func (h *Host) rearm() error {
 // check to report (takeAlarmErr). The seed articles' store-owned alarm is
 // followed at the checks only, as their host does.
 func (h *Host) rearmAfterRequest() {
-	if h.waker == nil || h.owner != nil {
+	if h.alarm.waker == nil || h.stores.owner != nil {
 		return
 	}
-	if err := h.rearmWaker(); err != nil && h.alarmErr == nil && !errors.Is(err, scheduler.ErrWakerStopped) {
-		h.alarmErr = err
+	if err := h.rearmWaker(); err != nil && h.alarm.err == nil && !errors.Is(err, scheduler.ErrWakerStopped) {
+		h.alarm.err = err
 	}
 	h.noteAlarm()
 }
@@ -111,10 +111,10 @@ func (h *Host) rearmsAfterRequest(name string) bool {
 
 // noteAlarm traces the Waker's alarm when it moved.
 func (h *Host) noteAlarm() {
-	if h.waker == nil {
+	if h.alarm.waker == nil {
 		return
 	}
-	if at, ok := h.waker.Next(); ok != h.alarmSet || !at.Equal(h.alarm) {
+	if at, ok := h.alarm.waker.Next(); ok != h.alarm.set || !at.Equal(h.alarm.at) {
 		h.setAlarm(at, ok)
 	}
 }
@@ -122,8 +122,8 @@ func (h *Host) noteAlarm() {
 // takeAlarmErr returns (and forgets) a store error the alarm met listing
 // the store: the host's own read, so never an injected fault.
 func (h *Host) takeAlarmErr() error {
-	err := h.alarmErr
-	h.alarmErr = nil
+	err := h.alarm.err
+	h.alarm.err = nil
 	return err
 }
 
@@ -133,10 +133,10 @@ func (h *Host) takeAlarmErr() error {
 // else runs (the host re-arms at every check, which would mend an alarm
 // the Waker set wrong after a firing before any check saw it).
 func (h *Host) timerReturned(t *timerListing) {
-	if h.waker == nil || h.owner != nil || t.n == 0 || !h.hist.Reads(history.TimerReturned) {
+	if h.alarm.waker == nil || h.stores.owner != nil || t.n == 0 || !h.hist.Reads(history.TimerReturned) {
 		return
 	}
-	at, ok := h.waker.Next()
+	at, ok := h.alarm.waker.Next()
 	a := &history.Alarm{At: at, Set: ok}
 	intents, err := h.storedIntents()
 	if err != nil {
@@ -163,7 +163,7 @@ func (h *Host) fireAlarm(ctx context.Context, due []string) error {
 		return errors.New("sim: overlapping firing")
 	}
 	// The Waker computed due from a listing of its own in this callback.
-	if t := h.timerListings[h.rt.current]; t == nil || t.n == 0 || t.err != nil {
+	if t := h.alarm.timerListings[h.rt.current]; t == nil || t.n == 0 || t.err != nil {
 		h.firingEnded(actor, history.FiringAborted)
 		return errors.New("sim: the Waker fired without a listing of its own in this timer callback")
 	}
@@ -205,8 +205,8 @@ func (h *Host) firingEnded(actor string, how history.FiringOutcome) {
 // step — the Waker's alarm among them, so an alarm-driven retry races
 // whatever else this step runs (a command's post-pull, another retry).
 func (h *Host) SpawnTick(d time.Duration) {
-	name := "#" + itoa(h.opSeq+1) + ".tick"
-	h.opSeq++
+	name := "#" + itoa(h.ops.seq+1) + ".tick"
+	h.ops.seq++
 	h.event(name, "start", "op=tick", "d="+d.String())
 	h.rt.Go(name, func() { h.clock.AdvanceTo(h.clock.Now().Add(d)) })
 }
@@ -214,23 +214,23 @@ func (h *Host) SpawnTick(d time.Duration) {
 // spawnTimer is the clock's spawn function: a native timer's callback
 // becomes an actor named after its label.
 func (h *Host) spawnTimer(label string, fn func()) {
-	h.opSeq++
-	h.spawned++
-	h.rt.Go("#"+itoa(h.opSeq)+"."+label, func() {
+	h.ops.seq++
+	h.alarm.spawned++
+	h.rt.Go("#"+itoa(h.ops.seq)+"."+label, func() {
 		t := &timerListing{}
-		if h.timerListings == nil {
-			h.timerListings = map[*actor]*timerListing{}
+		if h.alarm.timerListings == nil {
+			h.alarm.timerListings = map[*actor]*timerListing{}
 		}
 		a := h.rt.current
-		h.timerListings[a] = t
-		defer delete(h.timerListings, a)
+		h.alarm.timerListings[a] = t
+		defer delete(h.alarm.timerListings, a)
 		fn()
 		h.timerReturned(t)
 	})
 }
 
 func (h *Host) setAlarm(at time.Time, ok bool) {
-	h.alarm, h.alarmSet = at, ok
+	h.alarm.at, h.alarm.set = at, ok
 	if ok {
 		h.event("-", "alarm-set", "at="+h.at(at))
 	} else {
@@ -241,33 +241,33 @@ func (h *Host) setAlarm(at time.Time, ok bool) {
 // syncOwnerAlarm follows the alarm of a store that owns it with a native
 // timer of the host's.
 func (h *Host) syncOwnerAlarm() {
-	at, ok := h.owner.Alarm()
-	changed := ok != h.alarmSet || !at.Equal(h.alarm)
+	at, ok := h.stores.owner.Alarm()
+	changed := ok != h.alarm.set || !at.Equal(h.alarm.at)
 	if changed {
 		h.setAlarm(at, ok)
 	}
-	if !changed && (!ok || h.ownerTimer != nil) {
+	if !changed && (!ok || h.alarm.ownerTimer != nil) {
 		return
 	}
-	if h.ownerTimer != nil {
-		h.ownerTimer.Stop()
-		h.ownerTimer = nil
+	if h.alarm.ownerTimer != nil {
+		h.alarm.ownerTimer.Stop()
+		h.alarm.ownerTimer = nil
 	}
 	if ok {
-		h.ownerTimer = h.clock.AfterFunc(max(at.Sub(h.clock.Now()), 0), h.ownerAlarm)
+		h.alarm.ownerTimer = h.clock.AfterFunc(max(at.Sub(h.clock.Now()), 0), h.ownerAlarm)
 	}
 }
 
 // ownerAlarm is the seed articles' host when its one alarm goes off: it
 // retries whatever is due, without waiting and without settling anything.
 func (h *Host) ownerAlarm() {
-	h.ownerTimer = nil
+	h.alarm.ownerTimer = nil
 	intents, err := wakerLister{h}.List(h.ctx) // a timer callback's listing: blocking points
 	if err != nil {
 		return
 	}
 	due := scheduler.Due(intents, h.opts.MaxAttempts, h.clock.Now())
-	h.owner.AlarmFired()
+	h.stores.owner.AlarmFired()
 	h.syncOwnerAlarm()
 	h.event(h.rt.Actor(), "alarm", "due="+strings.Join(due, ","))
 	for _, b := range due {
@@ -282,7 +282,7 @@ func (h *Host) storedIntents() ([]scheduler.Intent, error) {
 	if h.cfg.NoScheduler {
 		return nil, nil
 	}
-	l, ok := h.inner.(scheduler.Lister)
+	l, ok := h.stores.inner.(scheduler.Lister)
 	if !ok {
 		return nil, errNoLister
 	}
@@ -291,7 +291,7 @@ func (h *Host) storedIntents() ([]scheduler.Intent, error) {
 }
 
 func (h *Host) index(backend string) int {
-	for i, n := range h.names {
+	for i, n := range h.backends.names {
 		if n == backend {
 			return i
 		}

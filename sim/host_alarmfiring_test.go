@@ -60,8 +60,8 @@ func TestAlarmFiringsMustNotOverlap(t *testing.T) {
 	}
 	defer h.Close()
 	// A firing in flight, as the history has it.
-	h.appendEvent(history.Event{Kind: history.FiringBegan, Actor: "#1.timer", Alarm: &history.Alarm{Due: []string{h.names[0]}}})
-	if err := h.fireAlarm(context.Background(), []string{h.names[0]}); err == nil {
+	h.appendEvent(history.Event{Kind: history.FiringBegan, Actor: "#1.timer", Alarm: &history.Alarm{Due: []string{h.backends.names[0]}}})
+	if err := h.fireAlarm(context.Background(), []string{h.backends.names[0]}); err == nil {
 		t.Fatal("a second firing while one was in flight was accepted")
 	}
 	v := h.violated

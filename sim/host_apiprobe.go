@@ -62,9 +62,9 @@ func (h *Host) probeAPI() {
 	r := Stream(h.cfg.Seed, "api-probe")
 	build := func(o workspace.RetryOptions) error {
 		_, err := planttest.New(workspace.Options{
-			Backends: []workspace.BackendConfig{{ID: "syncsim-api-probe", Backend: h.containers[0]}},
+			Backends: []workspace.BackendConfig{{ID: "syncsim-api-probe", Backend: h.backends.containers[0]}},
 			Clock:    sutClock{h.clock, h},
-			Store:    h.store,
+			Store:    h.stores.store,
 			Retry:    o,
 		}, h.cfg.Mutant)
 		return err

@@ -44,29 +44,29 @@ import (
 func (h *Host) opContext(actor string) context.Context {
 	h.initCancels()
 	ctx, cancel := context.WithCancel(h.ctx)
-	h.cancels[actor] = cancel
-	h.stepOps = append(h.stepOps, actor)
+	h.ops.cancels[actor] = cancel
+	h.ops.inStep = append(h.ops.inStep, actor)
 	return ctx
 }
 
 func (h *Host) initCancels() {
-	if h.cancels == nil {
-		h.cancels, h.started, h.cancelled = map[string]context.CancelFunc{}, map[string]bool{}, map[string]bool{}
-		h.hit, h.lastPoint = map[string]bool{}, map[string]string{}
+	if h.ops.cancels == nil {
+		h.ops.cancels, h.ops.started, h.ops.cancelled = map[string]context.CancelFunc{}, map[string]bool{}, map[string]bool{}
+		h.ops.hit, h.ops.lastPoint = map[string]bool{}, map[string]string{}
 	}
 }
 
 // endCancels releases the step's contexts.
 func (h *Host) endCancels() {
-	for _, name := range h.stepOps {
-		h.cancels[name]()
-		h.hit[name] = true
+	for _, name := range h.ops.inStep {
+		h.ops.cancels[name]()
+		h.ops.hit[name] = true
 	}
-	clear(h.cancels)
-	clear(h.started)
-	clear(h.cancelled)
-	clear(h.lastPoint)
-	h.stepOps = h.stepOps[:0]
+	clear(h.ops.cancels)
+	clear(h.ops.started)
+	clear(h.ops.cancelled)
+	clear(h.ops.lastPoint)
+	h.ops.inStep = h.ops.inStep[:0]
 }
 
 // maxCancelSwitches bounds the decision a cancel is drawn at; it lands at
@@ -80,10 +80,10 @@ const maxCancelSwitches = 24
 // draw of the run and no other op moves it. A cancel written with
 // SetCancel draws nothing: it lands where it says.
 func (h *Host) StepCancel(draws interface{ IntN(int) int }) *Violation {
-	h.cancelDraws, h.lastCancel = draws, CancelPoint{}
-	h.cutCancel = true
-	defer func() { h.cutCancel, h.cancelPlan = false, CancelPoint{} }()
-	n := h.cancelPlan.Decision
+	h.cut.cancelDraws, h.cut.lastCancel = draws, CancelPoint{}
+	h.cut.cancel = true
+	defer func() { h.cut.cancel, h.cut.cancelPlan = false, CancelPoint{} }()
+	n := h.cut.cancelPlan.Decision
 	if n == 0 {
 		// Skewed towards the step's first decisions, where operations
 		// still wait in their backend's FIFO or on a shared connect
@@ -110,11 +110,11 @@ type CancelPoint struct {
 // be cancelled, it cancels p.Actor if that one can be, else the earliest
 // spawned that can. With the step's schedule written too, the cancel
 // lands where it landed when it was recorded, whatever the seed.
-func (h *Host) SetCancel(p CancelPoint) { h.cancelPlan = p }
+func (h *Host) SetCancel(p CancelPoint) { h.cut.cancelPlan = p }
 
 // LastCancel returns where the last StepCancel's cancel landed (the zero
 // CancelPoint when it found nothing to cancel).
-func (h *Host) LastCancel() CancelPoint { return h.lastCancel }
+func (h *Host) LastCancel() CancelPoint { return h.cut.lastCancel }
 
 // cancelHook is StepCancel's switch hook: it notes which operations have
 // reached a blocking point of their own and cancels at the n-th decision.
@@ -123,14 +123,14 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 	switch point {
 	case "run", "gate", "exit", tickWaitPoint:
 	default:
-		h.started[from] = true
-		h.lastPoint[from] = point
+		h.ops.started[from] = true
+		h.ops.lastPoint[from] = point
 	}
-	if *seen++; *seen < n || h.cancelDone {
+	if *seen++; *seen < n || h.cut.cancelDone {
 		return
 	}
 	var idle []string
-	for _, name := range h.stepOps {
+	for _, name := range h.ops.inStep {
 		if h.cancelKind(name) != "" {
 			idle = append(idle, name)
 		}
@@ -138,15 +138,15 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 	if len(idle) == 0 {
 		return // not yet: the cancel waits for a decision where one can land
 	}
-	h.cancelDone = true
+	h.cut.cancelDone = true
 	name := h.cancelVictim(idle)
-	h.lastCancel = CancelPoint{Decision: *seen, Actor: h.rt.LocalName(name)}
+	h.cut.lastCancel = CancelPoint{Decision: *seen, Actor: h.rt.LocalName(name)}
 	kind := h.cancelKind(name)
-	h.cancels[name]()
-	h.hit[name] = true
+	h.ops.cancels[name]()
+	h.ops.hit[name] = true
 	if kind == "cancel-abandoned" {
 		h.rt.Interrupt(name)
-		h.cancelled[name] = true
+		h.ops.cancelled[name] = true
 	}
 	h.stats.Faults[kind]++
 	h.event(name, "cancel", "decision="+strconv.Itoa(*seen), "kind="+strings.TrimPrefix(kind, "cancel-"))
@@ -155,11 +155,11 @@ func (h *Host) cancelHook(from, point string, seen *int, n int) {
 // cancelVictim picks the operation to cancel among idle (in spawn order):
 // the written one when there is a written cancel, else a draw.
 func (h *Host) cancelVictim(idle []string) string {
-	if h.cancelPlan.Decision == 0 {
-		return idle[h.cancelDraws.IntN(len(idle))]
+	if h.cut.cancelPlan.Decision == 0 {
+		return idle[h.cut.cancelDraws.IntN(len(idle))]
 	}
 	for _, name := range idle {
-		if h.rt.LocalName(name) == h.cancelPlan.Actor {
+		if h.rt.LocalName(name) == h.cut.cancelPlan.Actor {
 			return name
 		}
 	}
@@ -170,13 +170,13 @@ func (h *Host) cancelVictim(idle []string) string {
 // (the reach counter it counts under), or "" when it cannot.
 func (h *Host) cancelKind(name string) string {
 	parked := h.rt.Parked(name)
-	last := h.lastPoint[name]
+	last := h.ops.lastPoint[name]
 	switch {
 	case h.finished(name):
 		return "" // its workspace call returned; it only re-arms the alarm now
-	case !h.started[name] && parked:
+	case !h.ops.started[name] && parked:
 		return "cancel-abandoned" // parked before any call of its own
-	case parked || h.cancelled[name]:
+	case parked || h.ops.cancelled[name]:
 		return ""
 	case strings.Contains(name, ".exec.") && strings.HasSuffix(last, "."+string(faults.OpEventNext)):
 		return "cancel-exec" // its next event read fails
@@ -190,7 +190,7 @@ func (h *Host) cancelKind(name string) string {
 // in this step (a request then re-arms the Waker, which may park it on the
 // Waker's lock).
 func (h *Host) finished(name string) bool {
-	for _, f := range h.done {
+	for _, f := range h.ops.done {
 		if f.actor == name {
 			return true
 		}
@@ -200,11 +200,11 @@ func (h *Host) finished(name string) bool {
 
 // endCancelStep notes a cancelling step that found nothing to cancel.
 func (h *Host) endCancelStep() {
-	if !h.cancelDone {
+	if !h.cut.cancelDone {
 		h.stats.Faults["cancel-missed"]++
 		h.event("-", "cancel", "none")
 	}
-	h.cancelDone = false
+	h.cut.cancelDone = false
 }
 
 // tickWaitPoint is where a tick actor waits its drawn decisions: not a call

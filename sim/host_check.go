@@ -53,7 +53,7 @@ func firstLine(s string) string {
 // checkState compares the durable intent table with the model and checks
 // the invariants that hold between steps.
 func (h *Host) checkState() *Violation {
-	h.listed.reset()
+	h.observed.listed.reset()
 	intents, err := h.storedIntents()
 	if err != nil {
 		return h.failStore("durability", err)
@@ -70,8 +70,8 @@ func (h *Host) checkState() *Violation {
 	// The alarm as the Waker has it before the host re-arms, and as the
 	// host follows it after: the judge holds both to the listing above
 	// (oracle.AlarmChecker).
-	if h.waker != nil {
-		at, ok := h.waker.Next()
+	if h.alarm.waker != nil {
+		at, ok := h.alarm.waker.Next()
 		h.appendEvent(history.Event{Kind: history.AlarmChecked, Alarm: &history.Alarm{At: at, Set: ok}})
 		if h.violated != nil {
 			return h.violated
@@ -80,7 +80,7 @@ func (h *Host) checkState() *Violation {
 	if err := h.rearm(); err != nil {
 		return h.failStore("durability", err)
 	}
-	h.appendEvent(history.Event{Kind: history.AlarmChecked, Alarm: &history.Alarm{At: h.alarm, Set: h.alarmSet, Rearmed: true}})
+	h.appendEvent(history.Event{Kind: history.AlarmChecked, Alarm: &history.Alarm{At: h.alarm.at, Set: h.alarm.set, Rearmed: true}})
 	return h.violated
 }
 
@@ -100,20 +100,20 @@ func (h *Host) Liveness() *Violation {
 	if v := h.listAckedWrites(); v != nil {
 		return v
 	}
-	for _, c := range h.containers {
+	for _, c := range h.backends.containers {
 		c.SetFaults(false)
 	}
-	h.sched.SetFaults(false)
-	h.local.SetFaults(false)
+	h.stores.sched.SetFaults(false)
+	h.stores.local.SetFaults(false)
 	if h.latency != nil {
 		h.latency.on = false
 	}
-	for round := 0; h.alarmSet; round++ {
+	for round := 0; h.alarm.set; round++ {
 		if round == maxTailRounds {
 			h.appendEvent(history.Event{Kind: history.TailBegan, Tail: &history.Tail{AlarmStuck: true, Rounds: maxTailRounds}})
 			return h.violated
 		}
-		if v := h.Advance(max(h.alarm.Sub(h.clock.Now()), 0)); v != nil {
+		if v := h.Advance(max(h.alarm.at.Sub(h.clock.Now()), 0)); v != nil {
 			return v
 		}
 	}
@@ -129,16 +129,16 @@ func (h *Host) Liveness() *Violation {
 		return h.violated
 	}
 	h.drainRecords()
-	tailFrom := append([]int(nil), h.marks...)
-	tailPushed := make([]int, len(h.containers))
-	tailNames := make([]string, len(h.containers))
-	firstPulls := make([]tailPull, len(h.containers))
-	pushErrs, pullErrs := make([]error, len(h.containers)), make([]error, len(h.containers))
-	for i := range h.containers {
+	tailFrom := append([]int(nil), h.records.marks...)
+	tailPushed := make([]int, len(h.backends.containers))
+	tailNames := make([]string, len(h.backends.containers))
+	firstPulls := make([]tailPull, len(h.backends.containers))
+	pushErrs, pullErrs := make([]error, len(h.backends.containers)), make([]error, len(h.backends.containers))
+	for i := range h.backends.containers {
 		name := h.actorName("tail", i)
 		tailNames[i] = name
-		b := h.names[i]
-		ws := h.ws
+		b := h.backends.names[i]
+		ws := h.stores.ws
 		h.rt.Go(name, func() {
 			presizeStack()
 			// The first pull reconnects (and reconciles) a backend whose
@@ -146,7 +146,7 @@ func (h *Host) Liveness() *Violation {
 			// refuse it, so only the push and pull after it must succeed:
 			// the push re-baselines host writes, the pull brings the rest.
 			_, err := ws.Pull(h.ctx, b)
-			firstPulls[i] = tailPull{err: err, upTo: h.containers[i].Mark()}
+			firstPulls[i] = tailPull{err: err, upTo: h.backends.containers[i].Mark()}
 			n, err := ws.Push(h.ctx, b)
 			if pushErrs[i] = err; err != nil {
 				return
@@ -164,13 +164,13 @@ func (h *Host) Liveness() *Violation {
 	}
 	// The push and the second pull of every backend must succeed, faults
 	// off (liveness-files).
-	for i := range h.containers {
+	for i := range h.backends.containers {
 		for _, op := range []struct {
 			kind string
 			err  error
 		}{{"tail-push", pushErrs[i]}, {"tail-sync", pullErrs[i]}} {
 			h.appendEvent(history.Event{Kind: history.OpReturned, Actor: tailNames[i], Backend: i,
-				Op: &history.Op{Kind: op.kind, Err: op.err, StepMarks: tailFrom, StoreMark: h.sched.Mark()}})
+				Op: &history.Op{Kind: op.kind, Err: op.err, StepMarks: tailFrom, StoreMark: h.stores.sched.Mark()}})
 		}
 	}
 	if h.violated != nil {
@@ -179,7 +179,7 @@ func (h *Host) Liveness() *Violation {
 	if v := h.judgeTailPulls(tailNames, tailFrom, firstPulls); v != nil {
 		return v
 	}
-	for i := range h.containers {
+	for i := range h.backends.containers {
 		// push-count and apply-batch judge the tail (oracle.PushCountChecker,
 		// oracle.AppliedChecker).
 		h.appendEvent(history.Event{Kind: history.TailReturned, Actor: tailNames[i], Backend: i, Op: &history.Op{Kind: "tail", Pushed: tailPushed[i], StepMarks: tailFrom}})
@@ -187,15 +187,15 @@ func (h *Host) Liveness() *Violation {
 			return h.violated
 		}
 	}
-	h.listed.reset() // the tail moved the stores on since the last check
-	tail := &history.Tail{Backends: make([]history.TailBackend, len(h.containers))}
-	for i, c := range h.containers {
+	h.observed.listed.reset() // the tail moved the stores on since the last check
+	tail := &history.Tail{Backends: make([]history.TailBackend, len(h.backends.containers))}
+	for i, c := range h.backends.containers {
 		local, err := h.localFiles(i)
 		if err != nil {
-			return h.failStore("liveness-files", hostStoreError("local store", "files", h.names[i], err))
+			return h.failStore("liveness-files", hostStoreError("local store", "files", h.backends.names[i], err))
 		}
 		tail.Backends[i] = history.TailBackend{Local: local, Remote: c.Files(),
-			LogLost: h.wiped[i], Reconnected: h.reconnected[i], Blind: h.ledgers.truncs.IsBlind(i)}
+			LogLost: h.backends.wiped[i], Reconnected: h.backends.reconnected[i], Blind: h.ledgers.truncs.IsBlind(i)}
 	}
 	h.appendEvent(history.Event{Kind: history.TailEnded, Tail: tail})
 	if h.violated != nil {

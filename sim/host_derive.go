@@ -67,20 +67,20 @@ func appendByActor(dst, calls []faults.Call, actor string) []faults.Call {
 // local store, with the store's answer (property local-store holds it to
 // the store model's).
 func (h *Host) notePushRevRead(backend string, rev int64) {
-	if slices.Index(h.names, backend) < 0 {
+	if slices.Index(h.backends.names, backend) < 0 {
 		return // the store probe's own backend
 	}
 	actor := h.hooks().Actor()
-	if h.pushRevReads == nil {
-		h.pushRevReads = map[string][]history.PushRevRead{}
+	if h.observed.pushRevReads == nil {
+		h.observed.pushRevReads = map[string][]history.PushRevRead{}
 	}
-	h.pushRevReads[actor] = append(h.pushRevReads[actor], history.PushRevRead{Pos: h.recordPos(backend), Rev: rev})
+	h.observed.pushRevReads[actor] = append(h.observed.pushRevReads[actor], history.PushRevRead{Pos: h.recordPos(backend), Rev: rev})
 }
 
 // takePushRevReads returns actor's reads and forgets them (each actor is
 // judged once).
 func (h *Host) takePushRevReads(actor string) []history.PushRevRead {
-	r := h.pushRevReads[actor]
-	delete(h.pushRevReads, actor)
+	r := h.observed.pushRevReads[actor]
+	delete(h.observed.pushRevReads, actor)
 	return r
 }

@@ -17,12 +17,12 @@ func (h *Host) beginHistory() {
 		judge = noJudge{}
 	}
 	syncNone := -1
-	for b := range h.names {
+	for b := range h.backends.names {
 		if h.syncNone(b) {
 			syncNone = b
 		}
 	}
-	h.hist.Reset(history.Setup{Backends: h.names, PushBatch: h.pushBudget(), SyncNone: syncNone,
+	h.hist.Reset(history.Setup{Backends: h.backends.names, PushBatch: h.pushBudget(), SyncNone: syncNone,
 		T0: h.t0, Retry: h.opts, Budget: h.budget(), NoScheduler: h.cfg.NoScheduler, TimePrecision: h.cfg.TimePrecision,
 		DefaultBudget: h.cfg.Budget == nil},
 		hostRecords{h}, judge, hostReporter{h})
@@ -107,14 +107,14 @@ type hostRecords struct{ h *Host }
 
 func (r hostRecords) RuntimeSince(b, mark int) []faults.Call { return r.h.recordSince(b, mark) }
 
-func (r hostRecords) StoreSince(mark int) []faults.StoreCall { return r.h.sched.CallsView(mark) }
+func (r hostRecords) StoreSince(mark int) []faults.StoreCall { return r.h.stores.sched.CallsView(mark) }
 
 func (r hostRecords) SpanImage(id string) (string, bool) { return r.h.spanImage(id) }
 
 // containerMarks returns every container's record position.
 func (h *Host) containerMarks() []int {
-	marks := make([]int, len(h.containers))
-	for i, c := range h.containers {
+	marks := make([]int, len(h.backends.containers))
+	for i, c := range h.backends.containers {
 		marks[i] = c.Mark()
 	}
 	return marks
@@ -128,7 +128,7 @@ func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
 	h.traceResult(f)
 	var commands []faults.Execution
 	if f.kind == "exec" {
-		commands = h.containers[f.backend].ExecsOf(f.actor)
+		commands = h.backends.containers[f.backend].ExecsOf(f.actor)
 	}
 	cur, err := h.fetchCursorAtReturn(f)
 	if err != nil {
@@ -137,7 +137,7 @@ func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
 	h.appendEvent(history.Event{Kind: history.OpReturned, Actor: f.actor, Backend: f.backend, Op: &history.Op{
 		Kind: f.kind, Mode: f.mode, Path: f.path, Size: f.size, Version: f.version,
 		Exec: f.exec, Retry: f.retry, Pull: f.pull, Err: f.err,
-		CancelHit: h.hit[f.actor], Cancelled: h.cancelled[f.actor],
+		CancelHit: h.ops.hit[f.actor], Cancelled: h.ops.cancelled[f.actor],
 		Calls: calls, Commands: commands, StepMarks: f.marks, Stored: f.stored,
 		StoreMark: f.storeMark, Begun: f.begun, PushRevReads: h.takePushRevReads(f.actor), FetchCursor: cur,
 	}})
@@ -149,7 +149,7 @@ func (h *Host) opReturned(f finished, calls []faults.Call) *Violation {
 // result (a host write's return is the write's own line).
 func (h *Host) traceResult(f finished) {
 	switch {
-	case h.cancelled[f.actor]:
+	case h.ops.cancelled[f.actor]:
 		h.event(f.actor, "cancelled", "err="+oneWord(fmt.Sprint(f.err)))
 	case f.kind == "retry":
 		h.event(f.actor, "retry-result", describeRetry(f.retry, f.err, h.t0)...)
@@ -168,12 +168,12 @@ func (h *Host) fetchCursorAtReturn(f finished) (*scheduler.Cursor, error) {
 	complete := f.err == nil && (f.kind == "retry" && f.retry.Status == workspace.RetryComplete ||
 		f.kind == "exec" && f.mode != workspace.SyncDefer && f.exec.Sync.Status == workspace.SyncComplete ||
 		f.kind == "pull")
-	if !complete || h.cancelled[f.actor] || h.syncNone(f.backend) || !h.containers[f.backend].Survived() || h.ledgers.served.HasMoved(f.backend) {
+	if !complete || h.ops.cancelled[f.actor] || h.syncNone(f.backend) || !h.backends.containers[f.backend].Survived() || h.ledgers.served.HasMoved(f.backend) {
 		return nil, nil
 	}
-	cur, err := h.store.FetchCursor(h.names[f.backend])
+	cur, err := h.stores.store.FetchCursor(h.backends.names[f.backend])
 	if err != nil {
-		return nil, fmt.Errorf("local store FetchCursor(%s): %w", h.names[f.backend], err)
+		return nil, fmt.Errorf("local store FetchCursor(%s): %w", h.backends.names[f.backend], err)
 	}
 	return &cur, nil
 }

@@ -41,7 +41,7 @@ func TestInjectCrashAtPostPull(t *testing.T) {
 	if in := intents[0]; in.Backend != "b0" || in.RuntimeID == nil || *in.RuntimeID != "b0-rt1" || in.Attempt != 1 {
 		t.Fatalf("expected b0's intent naming b0-rt1 at attempt 1, got %v", in)
 	}
-	if !h.wiped[0] || !h.reconnected[0] {
+	if !h.backends.wiped[0] || !h.backends.reconnected[0] {
 		t.Fatal("an armed crash did not count as a lost log")
 	}
 	text := strings.Join(h.Trace().Lines(), "\n")

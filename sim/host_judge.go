@@ -16,11 +16,11 @@ var errNoLister = errors.New("sim: the scheduler store does not implement schedu
 // judge appends one finished operation to the history: the checkers judge
 // it there.
 func (h *Host) judge(f finished) *Violation {
-	calls := h.withLocalFaults(byActor(&h.actorCalls, h.recordSince(f.backend, f.marks[f.backend]), f.actor), f)
+	calls := h.withLocalFaults(byActor(&h.records.actorCalls, h.recordSince(f.backend, f.marks[f.backend]), f.actor), f)
 	if v := h.opReturned(f, calls); v != nil {
 		return v
 	}
-	if h.cancelled[f.actor] {
+	if h.ops.cancelled[f.actor] {
 		return nil // parked before any call: property cancel's alone
 	}
 	if f.kind == "write" || f.kind == "delete" {

@@ -28,7 +28,7 @@ func TestHandleLeakRule(t *testing.T) {
 			if v := h.Step(); v != nil {
 				t.Fatal(v)
 			}
-			extra, err := h.containers[0].Connect(context.Background())
+			extra, err := h.backends.containers[0].Connect(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ func (l *localListings) reset() { clear(l.taken) }
 // localFiles returns backend b's files, listed at most once per check. The
 // slice is shared by the check's readers, which must not modify it.
 func (h *Host) localFiles(b int) ([]workspace.File, error) {
-	l := &h.listed
+	l := &h.observed.listed
 	for len(l.taken) <= b {
 		l.files, l.taken = append(l.files, nil), append(l.taken, false)
 	}
@@ -30,10 +30,10 @@ func (h *Host) localFiles(b int) ([]workspace.File, error) {
 	var err error
 	// Only the memory store itself: a plugged-in store that embeds one and
 	// overrides Files must be listed through its own Files.
-	if m, ok := h.store.(*workspace.MemoryStore); ok {
-		fs, err = m.FilesShared(h.names[b])
+	if m, ok := h.stores.store.(*workspace.MemoryStore); ok {
+		fs, err = m.FilesShared(h.backends.names[b])
 	} else {
-		fs, err = h.store.Files(h.names[b])
+		fs, err = h.stores.store.Files(h.backends.names[b])
 	}
 	if err != nil {
 		return nil, err

@@ -19,8 +19,8 @@ import (
 // recordPos is how far backend's runtime record has got (the local-store
 // wrapper stamps its faults with it).
 func (h *Host) recordPos(backend string) int {
-	if i := slices.Index(h.names, backend); i >= 0 {
-		return h.containers[i].Mark()
+	if i := slices.Index(h.backends.names, backend); i >= 0 {
+		return h.backends.containers[i].Mark()
 	}
 	return 0
 }
@@ -28,17 +28,17 @@ func (h *Host) recordPos(backend string) int {
 // drainLocalFaults traces and counts the local-store faults injected since
 // the last drain.
 func (h *Host) drainLocalFaults() {
-	for _, lf := range h.local.Faults(h.localMark) {
+	for _, lf := range h.stores.local.Faults(h.records.localMark) {
 		h.stats.Faults[faults.LocalIO.String()]++
 		h.event(lf.Actor, "local", "op="+lf.Op, "backend="+lf.Backend, "fault="+faults.LocalIO.String(), "err="+oneWord(lf.Err))
 	}
-	h.localMark = h.local.Mark()
+	h.records.localMark = h.stores.local.Mark()
 }
 
 // withLocalFaults returns calls (f's runtime calls, in order) with f's
 // local-store faults inserted where they fired.
 func (h *Host) withLocalFaults(calls []faults.Call, f finished) []faults.Call {
-	for _, lf := range h.local.Faults(f.localMark) {
+	for _, lf := range h.stores.local.Faults(f.localMark) {
 		if lf.Actor != f.actor {
 			continue
 		}
@@ -74,8 +74,8 @@ func openStream(calls []faults.Call) int {
 // the cut (a step whose "cut" cancels an operation is not cut).
 func (h *Host) noteCut(point string) {
 	h.stats.Faults["cut@"+point]++
-	h.cutAt = point
-	if !h.cutCancel {
+	h.cut.at = point
+	if !h.cut.cancel {
 		h.appendEvent(history.Event{Kind: history.StepCut, Point: point})
 	}
 }

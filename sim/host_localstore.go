@@ -48,7 +48,7 @@ func (h *Host) localCall(op, backend string, build func(*history.Local)) {
 	}
 	l := &history.Local{Op: op, Store: backend}
 	build(l)
-	h.appendEvent(history.Event{Kind: history.LocalCall, Actor: h.rt.Actor(), Backend: slices.Index(h.names, backend), Local: l})
+	h.appendEvent(history.Event{Kind: history.LocalCall, Actor: h.rt.Actor(), Backend: slices.Index(h.backends.names, backend), Local: l})
 	// Valid while observed only: the history must not keep a run's
 	// contents and listings alive until its end.
 	l.Content, l.Changes, l.Files = nil, nil, nil

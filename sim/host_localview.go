@@ -25,29 +25,29 @@ func (h *Host) viewLocal() *Violation {
 	if !h.hist.Reads(history.LocalView) {
 		return nil
 	}
-	for len(h.lastFetch) < len(h.containers) {
-		h.lastFetch = append(h.lastFetch, scheduler.Cursor{})
-		h.lastPushed = append(h.lastPushed, scheduler.Cursor{})
+	for len(h.observed.lastFetch) < len(h.backends.containers) {
+		h.observed.lastFetch = append(h.observed.lastFetch, scheduler.Cursor{})
+		h.observed.lastPushed = append(h.observed.lastPushed, scheduler.Cursor{})
 	}
-	restarted := h.viewStarts != h.starts
-	h.viewStarts = h.starts
-	for i, c := range h.containers {
+	restarted := h.observed.viewStarts != h.stores.starts
+	h.observed.viewStarts = h.stores.starts
+	for i, c := range h.backends.containers {
 		if !c.Survived() {
 			continue
 		}
-		name := h.names[i]
-		cur, err := h.store.FetchCursor(name)
+		name := h.backends.names[i]
+		cur, err := h.stores.store.FetchCursor(name)
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", name, err))
 		}
-		push, err := h.store.PushCursor(name)
+		push, err := h.stores.store.PushCursor(name)
 		if err != nil {
 			return h.failStore("durability", fmt.Errorf("local store PushCursor(%s): %w", name, err))
 		}
 		marks := c.Watermarks()
 		v := &history.View{Fetch: cur, Push: push, CurrentRev: marks.CurrentRev, AppliedPush: marks.FetchCursor}
-		moved := cur != h.lastFetch[i] || marks.FetchCursor != h.lastPushed[i]
-		h.lastFetch[i], h.lastPushed[i] = cur, marks.FetchCursor
+		moved := cur != h.observed.lastFetch[i] || marks.FetchCursor != h.observed.lastPushed[i]
+		h.observed.lastFetch[i], h.observed.lastPushed[i] = cur, marks.FetchCursor
 		if (cur.Rev != 0 || marks.FetchCursor.Rev != 0) && (moved || restarted) {
 			local, err := h.localFiles(i)
 			if err != nil {

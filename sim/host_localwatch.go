@@ -44,12 +44,12 @@ func (h *Host) watchHandedOut(op, backend, path string, rev int64, buf []byte) {
 		return
 	}
 	e := handedOut{op: op, backend: backend, path: path, rev: rev, buf: buf, was: append([]byte(nil), buf...)}
-	if len(h.watched) < maxWatched {
-		h.watched = append(h.watched, e)
+	if len(h.observed.watched) < maxWatched {
+		h.observed.watched = append(h.observed.watched, e)
 		return
 	}
-	h.watched[h.watchNext] = e
-	h.watchNext = (h.watchNext + 1) % maxWatched
+	h.observed.watched[h.observed.watchNext] = e
+	h.observed.watchNext = (h.observed.watchNext + 1) % maxWatched
 }
 
 // checkHandedOut appends the first content the store handed out that
@@ -58,7 +58,7 @@ func (h *Host) checkHandedOut(after, backend string) {
 	if h.violated != nil {
 		return
 	}
-	for _, e := range h.watched {
+	for _, e := range h.observed.watched {
 		if !bytes.Equal(e.buf, e.was) {
 			h.appendEvent(history.Event{Kind: history.LocalMutated, Actor: h.rt.Actor(), Mutated: &history.Mutated{
 				After: after, Store: backend, Op: e.op, From: e.backend, Path: e.path, Rev: e.rev,
@@ -71,6 +71,6 @@ func (h *Host) checkHandedOut(after, backend string) {
 // forgetHandedOut drops the watch (a host start: the workspace that held
 // the contents is gone).
 func (h *Host) forgetHandedOut() {
-	clear(h.watched)
-	h.watched, h.watchNext = h.watched[:0], 0
+	clear(h.observed.watched)
+	h.observed.watched, h.observed.watchNext = h.observed.watched[:0], 0
 }

@@ -47,13 +47,13 @@ type finished struct {
 // backend's label, not its id, so that written schedules and corpus files
 // name actors the same whatever ids a run gives its backends.
 func (h *Host) actorName(kind string, b int) string {
-	h.opSeq++
-	return "#" + strconv.Itoa(h.opSeq) + "." + kind + "." + BackendLabel(b)
+	h.ops.seq++
+	return "#" + strconv.Itoa(h.ops.seq) + "." + kind + "." + BackendLabel(b)
 }
 
 func (h *Host) recordMarks() []int {
-	m := make([]int, len(h.containers))
-	for i, c := range h.containers {
+	m := make([]int, len(h.backends.containers))
+	for i, c := range h.backends.containers {
 		m[i] = c.Mark()
 	}
 	return m
@@ -94,14 +94,14 @@ func (h *Host) spawnExec(b int, mode workspace.ExecSync, writes int, staged bool
 		command = "stage " + strconv.Itoa(writes)
 		details = append(details, "staged=true")
 	}
-	ws := h.ws
+	ws := h.stores.ws
 	ctx := h.opContext(name)
 	var id string // set below, once the actor has its local name; read when it runs
 	var rearm bool
 	h.rt.Go(name, func() {
 		presizeStack()
 		f.exec, f.err = ws.Exec(ctx, command, workspace.ExecOptions{Backend: id, Sync: mode})
-		h.done = append(h.done, *f)
+		h.ops.done = append(h.ops.done, *f)
 		if rearm {
 			h.rearmAfterRequest()
 		}
@@ -146,14 +146,14 @@ func (h *Host) spawnRetry(name string, b int, done func(error)) {
 // backend id it passes, drawn once the actor is registered), then f is
 // finished, and done (if any) is told its error.
 func (h *Host) spawnOp(f *finished, run func(ws *workspace.Workspace, ctx context.Context, id string), done func(error)) {
-	ws := h.ws
+	ws := h.stores.ws
 	ctx := h.opContext(f.actor)
 	var id string
 	var rearm bool
 	h.rt.Go(f.actor, func() {
 		presizeStack()
 		run(ws, ctx, id)
-		h.done = append(h.done, *f)
+		h.ops.done = append(h.ops.done, *f)
 		if done != nil {
 			done(f.err)
 		}
@@ -175,7 +175,7 @@ func (h *Host) callID(b int, name string) string {
 		h.stats.Faults["default-id"]++
 		return ""
 	}
-	return h.names[b]
+	return h.backends.names[b]
 }
 
 // SpawnWrite starts a host-side write on backend b's files. The path is
@@ -198,10 +198,10 @@ func (h *Host) SpawnWrites(b, n int) { h.SpawnWritesSized(b, n, 0) }
 func (h *Host) SpawnWritesSized(b, n, size int) {
 	n, size = max(n, 1), max(size, 0)
 	name := h.actorName("write", b)
-	base := hostPrefix + strconv.Itoa(h.opSeq)
+	base := hostPrefix + strconv.Itoa(h.ops.seq)
 	path := base
-	ws := h.ws
-	point := h.names[b] + ".host-write"
+	ws := h.stores.ws
+	point := h.backends.names[b] + ".host-write"
 	var id string
 	// The first file's size and version: a rewrite's differ from the rest.
 	first, version := size, 0
@@ -214,7 +214,7 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 				p, sz, v = base+"."+strconv.Itoa(k), size, 0
 			}
 			err := ws.WriteFile(id, p, ledger.AppendHostContent(nil, ledger.ContentKey(p, v), sz))
-			h.done = append(h.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err, stored: h.takeLocalWrite()})
+			h.ops.done = append(h.ops.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err, stored: h.takeLocalWrite()})
 		}
 	})
 	id = h.callID(b, name)
@@ -282,15 +282,15 @@ func (h *Host) SpawnDelete(b int) {
 	name := h.actorName("delete", b)
 	path, ok := h.ledgers.acked.Latest(b)
 	if !ok {
-		path = hostPrefix + "never-" + strconv.Itoa(h.opSeq)
+		path = hostPrefix + "never-" + strconv.Itoa(h.ops.seq)
 	}
 	h.event(name, "start", "op=delete", "path="+path)
-	ws := h.ws
+	ws := h.stores.ws
 	var id string
 	h.rt.Go(name, func() {
 		presizeStack()
 		err := ws.DeleteFile(id, path)
-		h.done = append(h.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err, stored: h.takeLocalWrite()})
+		h.ops.done = append(h.ops.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err, stored: h.takeLocalWrite()})
 	})
 	id = h.callID(b, name)
 }
@@ -347,8 +347,8 @@ func (h *Host) StepCut(switches int) *Violation {
 // apply and its cursor write, between two entries of a batch), which
 // cutting after any decision reaches only rarely.
 func (h *Host) StepCutLocal(n int) *Violation {
-	h.cutLocal = true
-	defer func() { h.cutLocal = false }()
+	h.cut.local = true
+	defer func() { h.cut.local = false }()
 	return h.step(n)
 }
 
@@ -360,9 +360,9 @@ func (h *Host) step(cut int) *Violation {
 		return h.violated
 	}
 	h.stats.Steps++
-	storeMark, localMark := h.sched.Mark(), h.local.Mark()
+	storeMark, localMark := h.stores.sched.Mark(), h.stores.local.Mark()
 	marks := h.recordMarks()
-	h.done = h.done[:0]
+	h.ops.done = h.ops.done[:0]
 	if cut > 0 {
 		n := 0
 		h.rt.OnSwitch(func(from, to, point string) {
@@ -370,16 +370,16 @@ func (h *Host) step(cut int) *Violation {
 				h.noteReturnDecision(from, point) // not counted (returns.go)
 				return
 			}
-			if h.cutCancel {
+			if h.cut.cancel {
 				h.cancelHook(from, point, &n, cut)
 				return
 			}
-			if h.cutLocal && !strings.HasPrefix(point, "local.") {
+			if h.cut.local && !strings.HasPrefix(point, "local.") {
 				return
 			}
 			// Never while an operation is held after a call returned
 			// (returns.go): the crash waits for the next decision.
-			if n++; n >= cut && h.heldAfter == 0 {
+			if n++; n >= cut && h.returns.heldAfter == 0 {
 				h.rt.Stop()
 			}
 		})
@@ -389,7 +389,7 @@ func (h *Host) step(cut int) *Violation {
 	if at := h.rt.StoppedAt(); cut > 0 && at != "" {
 		h.noteCut(at)
 	}
-	if h.cutCancel {
+	if h.cut.cancel {
 		cut = 0 // the hook cancelled; the step runs to its end and is checked
 		h.endCancelStep()
 	}
@@ -404,7 +404,7 @@ func (h *Host) step(cut int) *Violation {
 		return h.failDeadlock(fmt.Sprintf("actors parked forever: %v", parked))
 	}
 	defer h.endCancels()
-	for _, f := range h.done {
+	for _, f := range h.ops.done {
 		f.storeMark, f.localMark, f.marks = storeMark, localMark, marks
 		if v := h.judge(f); v != nil {
 			return v
@@ -441,13 +441,13 @@ func (h *Host) restartHost(clean bool) *Violation {
 	}
 	cut := h.rt.Live()
 	h.rt.Kill()
-	h.heldAfter = 0      // unwound where they were held
-	h.clock.DropTimers() // the process that set them is gone
+	h.returns.heldAfter = 0 // unwound where they were held
+	h.clock.DropTimers()    // the process that set them is gone
 	details := []string{"cut=" + strconv.Itoa(len(cut))}
-	if h.cutAt != "" && len(cut) > 0 {
-		details = append(details, "at="+h.cutAt) // the blocking point the step stopped at
+	if h.cut.at != "" && len(cut) > 0 {
+		details = append(details, "at="+h.cut.at) // the blocking point the step stopped at
 	}
-	h.cutAt = ""
+	h.cut.at = ""
 	kind := "host-restart"
 	if clean {
 		details = append(details, "clean=true")
@@ -455,14 +455,14 @@ func (h *Host) restartHost(clean bool) *Violation {
 	}
 	h.event("-", "host-restart", details...)
 	h.stats.Faults[kind]++
-	for _, c := range h.containers {
+	for _, c := range h.backends.containers {
 		c.DropConnections()
 	}
 	h.drainRecords()
 	if h.violated != nil {
 		return h.violated
 	}
-	old := h.store
+	old := h.stores.store
 	_, fileBacked := old.(interface{ Close() error })
 	var before []history.LocalBackend
 	if fileBacked {
@@ -476,7 +476,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 	for _, s := range []struct {
 		what  string
 		store any
-	}{{"intent store", h.inner}, {"local store", h.store}} {
+	}{{"intent store", h.stores.inner}, {"local store", h.stores.store}} {
 		c, ok := s.store.(interface{ Close() error })
 		cr, crashes := s.store.(Crasher)
 		switch {
@@ -484,7 +484,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 			cr.Crash() // what the process's death would release (host_crasher.go)
 		case !ok:
 		case !clean:
-			h.dropped = append(h.dropped, c) // closed when the run ends, never before the reopen
+			h.stores.dropped = append(h.stores.dropped, c) // closed when the run ends, never before the reopen
 		default:
 			if err := c.Close(); err != nil {
 				return h.failStore("durability", hostStoreError(s.what, "close", "", err))
@@ -498,7 +498,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 		}
 		return h.failStore("durability", err)
 	}
-	if !fileBacked && !sameStore(h.store, old) {
+	if !fileBacked && !sameStore(h.stores.store, old) {
 		// An in-memory store replaced at restart: the old one is still
 		// readable, and the new one must hold the same.
 		var err error
@@ -507,7 +507,7 @@ func (h *Host) restartHost(clean bool) *Violation {
 		}
 	}
 	if before != nil {
-		after, err := localState(h.store, h.durableNames())
+		after, err := localState(h.stores.store, h.durableNames())
 		if err != nil {
 			return h.failStore("durability", err)
 		}
@@ -525,10 +525,10 @@ func (h *Host) restartHost(clean bool) *Violation {
 // the workspace's, and the store probe's when it wrote there (its upstream
 // deletes, mixed-case paths and cursor edge cases are nowhere else).
 func (h *Host) durableNames() []string {
-	if !h.localProbed {
-		return h.names
+	if !h.stores.localProbed {
+		return h.backends.names
 	}
-	return append(slices.Clip(h.names), probeBackend)
+	return append(slices.Clip(h.backends.names), probeBackend)
 }
 
 func localState(st workspace.Store, names []string) ([]history.LocalBackend, error) {
@@ -583,9 +583,9 @@ func (h *Host) Advance(d time.Duration) *Violation {
 		} else if rounds++; rounds == maxAlarmRounds {
 			return h.driverFailed("alarm-progress", "timers fired "+itoa(maxAlarmRounds)+" times at one instant")
 		}
-		h.spawned = 0
+		h.alarm.spawned = 0
 		h.clock.AdvanceTo(next)
-		if h.spawned == 0 {
+		if h.alarm.spawned == 0 {
 			continue
 		}
 		if v := h.Step(); v != nil {
@@ -606,8 +606,8 @@ func (h *Host) AdvanceTo(t time.Time) *Violation {
 // Crash, Restart, LoseIdentity and Truncate plant the event faults of one
 // backend's container.
 func (h *Host) Crash(b int) {
-	h.containers[b].Crash(1)
-	h.wiped[b], h.reconnected[b] = true, true
+	h.backends.containers[b].Crash(1)
+	h.backends.wiped[b], h.backends.reconnected[b] = true, true
 	h.ledgers.truncs.Replaced(b)
 	h.faultEvent(b, "crash")
 }
@@ -615,8 +615,8 @@ func (h *Host) Crash(b int) {
 // Restart replaces backend b's container process: a new runtime id, its
 // log and unsynced files gone.
 func (h *Host) Restart(b int) {
-	h.containers[b].Restart()
-	h.wiped[b], h.reconnected[b] = true, true
+	h.backends.containers[b].Restart()
+	h.backends.wiped[b], h.backends.reconnected[b] = true, true
 	h.ledgers.truncs.Replaced(b)
 	h.faultEvent(b, "restart")
 }
@@ -624,15 +624,15 @@ func (h *Host) Restart(b int) {
 // LoseIdentity makes backend b's connection report another runtime id (none:
 // no id) while its log stays intact.
 func (h *Host) LoseIdentity(b int, none bool) {
-	h.containers[b].LoseIdentity(none)
+	h.backends.containers[b].LoseIdentity(none)
 	h.faultEvent(b, "lost-identity", "none="+strconv.FormatBool(none))
 }
 
 // Truncate shortens backend b's remote log without a new connection.
 func (h *Host) Truncate(b int) {
-	h.containers[b].TruncateLog()
-	h.wiped[b], h.reconnected[b] = true, false
-	h.ledgers.truncs.Truncated(b, h.containers[b].Watermarks().CurrentRev)
+	h.backends.containers[b].TruncateLog()
+	h.backends.wiped[b], h.backends.reconnected[b] = true, false
+	h.ledgers.truncs.Truncated(b, h.backends.containers[b].Watermarks().CurrentRev)
 	h.faultEvent(b, "truncated-log")
 }
 
@@ -642,10 +642,10 @@ func (h *Host) Truncate(b int) {
 // crash or restart wipes the runtime's log as the ops of the same name do,
 // which drainRecords notes when it fires.
 func (h *Host) Inject(b int, a faults.Armed) error {
-	if err := h.containers[b].Arm(a); err != nil {
+	if err := h.backends.containers[b].Arm(a); err != nil {
 		return err
 	}
-	details := []string{"kind=" + a.Kind.String(), "backend=" + h.names[b], "on=" + string(a.On), "armed"}
+	details := []string{"kind=" + a.Kind.String(), "backend=" + h.backends.names[b], "on=" + string(a.On), "armed"}
 	if a.On.Streamed() {
 		details = append(details, "after="+strconv.Itoa(a.After))
 	}
@@ -655,7 +655,7 @@ func (h *Host) Inject(b int, a faults.Armed) error {
 
 func (h *Host) faultEvent(b int, kind string, details ...string) {
 	h.stats.Faults[kind]++
-	h.event("-", "fault", append([]string{"kind=" + kind, "backend=" + h.names[b]}, details...)...)
+	h.event("-", "fault", append([]string{"kind=" + kind, "backend=" + h.backends.names[b]}, details...)...)
 }
 
 // hostPrefix is where host-side writes live; the container writes
@@ -676,7 +676,7 @@ func (h *Host) IntentDue(b int) (time.Time, bool) {
 		}
 	}
 	for _, in := range intents {
-		if in.Backend == h.names[b] {
+		if in.Backend == h.backends.names[b] {
 			return in.NotBefore, true
 		}
 	}
@@ -686,49 +686,49 @@ func (h *Host) IntentDue(b int) (time.Time, bool) {
 // drainRecords copies the runtime's and the store's new record entries into
 // the trace, container by container: deterministic, since each record is
 // in call order and containers are visited in order. The calls stay in
-// h.drained for judge, which reads the same ranges.
+// h.records.drained for judge, which reads the same ranges.
 func (h *Host) drainRecords() {
-	for i, c := range h.containers {
-		h.drainedFrom[i] = h.marks[i]
-		h.drained[i] = c.RecordView(h.marks[i]) // read-only: may share the record
-		h.marks[i] += len(h.drained[i])
+	for i, c := range h.backends.containers {
+		h.records.drainedFrom[i] = h.records.marks[i]
+		h.records.drained[i] = c.RecordView(h.records.marks[i]) // read-only: may share the record
+		h.records.marks[i] += len(h.records.drained[i])
 		// The ledger forgets at a new log only: after a lost identity the
 		// same log serves the same content, which a pull that applied it
 		// and then failed (a local-store fault before the cursor write) has
 		// already brought into the local store.
-		h.ledgers.served.Note(i, c.LogEpoch(), h.drained[i]) // complete-at-target's (the lead's)
-		h.ledgers.truncs.Note(i, h.drained[i])
-		for k, call := range h.drained[i] {
+		h.ledgers.served.Note(i, c.LogEpoch(), h.records.drained[i]) // complete-at-target's (the lead's)
+		h.ledgers.truncs.Note(i, h.records.drained[i])
+		for k, call := range h.records.drained[i] {
 			if call.Fault.Valid() {
 				h.stats.Faults[call.Fault.String()]++
 			}
 			if call.Armed && (call.Fault == faults.Crash || call.Fault == faults.Restart) {
-				h.wiped[i], h.reconnected[i] = true, true
+				h.backends.wiped[i], h.backends.reconnected[i] = true, true
 				h.ledgers.truncs.Replaced(i)
 			}
-			h.lineBuf = call.AppendTrace(h.lineBuf[:0])
-			h.eventBytes(call.Actor, event.KindRuntime, h.lineBuf)
-			h.appendEvent(history.Event{Kind: history.RuntimeCall, Actor: call.Actor, Backend: i, Runtime: &h.drained[i][k]})
+			h.records.lineBuf = call.AppendTrace(h.records.lineBuf[:0])
+			h.eventBytes(call.Actor, event.KindRuntime, h.records.lineBuf)
+			h.appendEvent(history.Event{Kind: history.RuntimeCall, Actor: call.Actor, Backend: i, Runtime: &h.records.drained[i][k]})
 		}
 	}
 	if h.hist.Reads(history.Drained) {
-		epochs := make([]int, len(h.containers))
-		for i, c := range h.containers {
+		epochs := make([]int, len(h.backends.containers))
+		for i, c := range h.backends.containers {
 			epochs[i] = c.LogEpoch()
 		}
-		h.appendEvent(history.Event{Kind: history.Drained, Marks: slices.Clone(h.marks), Epochs: epochs})
+		h.appendEvent(history.Event{Kind: history.Drained, Marks: slices.Clone(h.records.marks), Epochs: epochs})
 	}
-	storeCalls := h.sched.CallsView(h.schedMark)
+	storeCalls := h.stores.sched.CallsView(h.records.schedMark)
 	for k := range storeCalls {
 		call := &storeCalls[k]
 		if call.Fault.Valid() {
 			h.stats.Faults[call.Fault.String()]++
 		}
-		h.lineBuf = call.AppendTrace(h.lineBuf[:0], h.appendAt)
-		h.eventBytes(call.Actor, event.KindStore, h.lineBuf)
+		h.records.lineBuf = call.AppendTrace(h.records.lineBuf[:0], h.appendAt)
+		h.eventBytes(call.Actor, event.KindStore, h.records.lineBuf)
 		h.appendEvent(history.Event{Kind: history.StoreCall, Actor: call.Actor, Store: call})
 	}
-	h.schedMark = h.sched.Mark()
+	h.records.schedMark = h.stores.sched.Mark()
 	h.drainLocalFaults()
 }
 
@@ -736,10 +736,10 @@ func (h *Host) drainRecords() {
 // drain read when it covers mark (judge runs right after a drain), else a
 // fresh copy. The result must not be kept past the next drain.
 func (h *Host) recordSince(b, mark int) []faults.Call {
-	if from := h.drainedFrom[b]; mark >= from && mark-from <= len(h.drained[b]) && from+len(h.drained[b]) == h.marks[b] {
-		return h.drained[b][mark-from:]
+	if from := h.records.drainedFrom[b]; mark >= from && mark-from <= len(h.records.drained[b]) && from+len(h.records.drained[b]) == h.records.marks[b] {
+		return h.records.drained[b][mark-from:]
 	}
-	return h.containers[b].RecordSince(mark)
+	return h.backends.containers[b].RecordSince(mark)
 }
 
 // StaleRuntime is the runtime id a planted stale intent names: no container
@@ -825,9 +825,9 @@ func (h *Host) PlantIntent(b int, attempt int, fence Fence, target int) *Violati
 // ahead, where the retry is complete, not progress (SPEC 6.4); a target
 // counted from the baseline rarely lies there.
 func (h *Host) PlantIntentAhead(b int, attempt int, fence Fence, ahead int) *Violation {
-	cur, err := h.store.FetchCursor(h.names[b])
+	cur, err := h.stores.store.FetchCursor(h.backends.names[b])
 	if err != nil {
-		return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", h.names[b], err))
+		return h.failStore("durability", fmt.Errorf("local store FetchCursor(%s): %w", h.backends.names[b], err))
 	}
 	if cur.Rev == 0 {
 		cur = scheduler.Baseline
@@ -844,8 +844,8 @@ func (h *Host) plantIntent(b int, attempt int, fence Fence, from scheduler.Curso
 	if h.cfg.NoScheduler {
 		return nil // no store to write to
 	}
-	in := HostIntentAfter(h.names[b], h.containers[b], from, attempt, fence, target, h.clock.Now())
-	if err := h.inner.Schedule(h.ctx, in); err != nil {
+	in := HostIntentAfter(h.backends.names[b], h.backends.containers[b], from, attempt, fence, target, h.clock.Now())
+	if err := h.stores.inner.Schedule(h.ctx, in); err != nil {
 		return h.failStore("durability", fmt.Errorf("plant %s: %w", in, hostStoreError("intent store", "schedule", in.Backend, err)))
 	}
 	h.appendEvent(history.Event{Kind: history.IntentPlanted, Intent: &in})

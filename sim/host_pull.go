@@ -39,7 +39,7 @@ type tailPull struct {
 // both tail pulls are apply-batch's, at the tail's TailReturned.
 func (h *Host) judgeTailPulls(names []string, from []int, pulls []tailPull) *Violation {
 	var buf []faults.Call
-	for i, c := range h.containers {
+	for i, c := range h.backends.containers {
 		calls := byActor(&buf, c.RecordView(from[i]), names[i])
 		n := 0
 		for n < len(calls) && calls[n].Seq <= pulls[i].upTo {
@@ -47,7 +47,7 @@ func (h *Host) judgeTailPulls(names []string, from []int, pulls []tailPull) *Vio
 		}
 		h.appendEvent(history.Event{Kind: history.OpReturned, Actor: names[i], Backend: i, Op: &history.Op{
 			Kind: "tail-pull", Err: pulls[i].err, Calls: calls[:n], StepMarks: from,
-			StoreMark: h.sched.Mark(), PushRevReads: h.takePushRevReads(names[i]),
+			StoreMark: h.stores.sched.Mark(), PushRevReads: h.takePushRevReads(names[i]),
 		}})
 		if h.violated != nil {
 			return h.violated

@@ -18,7 +18,7 @@ func TestPushCursorNotPastRemote(t *testing.T) {
 		// Written through the host's check, as the probe writes: the store
 		// model follows, so the store answers as the model says
 		// (local-store) and only the cursor's place is at fault.
-		if err := (localStoreCheck{inner: h.store, h: h}).WritePushCursor(h.names[0], tc.push); err != nil {
+		if err := (localStoreCheck{inner: h.stores.store, h: h}).WritePushCursor(h.backends.names[0], tc.push); err != nil {
 			t.Fatal(err)
 		}
 		v := h.viewLocal()

@@ -11,10 +11,10 @@ import (
 // oracle.PushResendChecker); the zero Remote for the store probe's own
 // backend.
 func (h *Host) remoteAt(backend string) history.Remote {
-	i := slices.Index(h.names, backend)
+	i := slices.Index(h.backends.names, backend)
 	if i < 0 {
 		return history.Remote{}
 	}
-	ct := h.containers[i]
+	ct := h.backends.containers[i]
 	return history.Remote{Mark: ct.Mark(), LogEpoch: ct.LogEpoch(), AppliedPush: ct.Watermarks().FetchCursor}
 }

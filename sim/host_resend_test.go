@@ -44,9 +44,9 @@ func TestPushResendRule(t *testing.T) {
 				h.Truncate(0)
 			}
 			if tc.reset {
-				b := h.names[0]
+				b := h.backends.names[0]
 				// Through the host's check: the store model follows.
-				if err := (localStoreCheck{inner: h.store, h: h}).WritePushCursor(b, scheduler.Cursor{}); err != nil {
+				if err := (localStoreCheck{inner: h.stores.store, h: h}).WritePushCursor(b, scheduler.Cursor{}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -15,23 +15,23 @@ import (
 // plantSecrets gives every container its planter, each on its own stream
 // so that planting never moves a fault draw.
 func (h *Host) plantSecrets() {
-	for i, c := range h.containers {
+	for i, c := range h.backends.containers {
 		s := faults.NewSecrets(Stream(h.cfg.Seed, "secrets/"+BackendLabel(i)))
 		c.PlantSecrets(s)
-		h.secrets = append(h.secrets, s)
+		h.secrets.all = append(h.secrets.all, s)
 	}
 	// One planter for the intent store across host starts: the wrapper is
 	// rebuilt at each start, the stream goes on.
-	h.storeSecrets = faults.NewSecrets(Stream(h.cfg.Seed, "secrets/store"))
-	h.secrets = append(h.secrets, h.storeSecrets)
-	h.localSecrets = faults.NewSecrets(Stream(h.cfg.Seed, "secrets/local"))
-	h.secrets = append(h.secrets, h.localSecrets)
+	h.secrets.store = faults.NewSecrets(Stream(h.cfg.Seed, "secrets/store"))
+	h.secrets.all = append(h.secrets.all, h.secrets.store)
+	h.secrets.local = faults.NewSecrets(Stream(h.cfg.Seed, "secrets/local"))
+	h.secrets.all = append(h.secrets.all, h.secrets.local)
 }
 
 // spanImage is the recorded image of the near-miss span id, from whichever
 // planter planted it.
 func (h *Host) spanImage(id string) (string, bool) {
-	for _, p := range h.secrets {
+	for _, p := range h.secrets.all {
 		if img, ok := p.Image(id); ok {
 			return img, true
 		}
@@ -41,7 +41,7 @@ func (h *Host) spanImage(id string) (string, bool) {
 
 // plantedCounts adds what the planters planted, per form, to s.
 func (h *Host) plantedCounts(s map[string]int) {
-	for _, p := range h.secrets {
+	for _, p := range h.secrets.all {
 		for form, n := range p.Planted() {
 			s["planted "+form] += n
 		}

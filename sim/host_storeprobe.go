@@ -44,8 +44,8 @@ var (
 // probeLocalStore runs the probe on the bare local store.
 func (h *Host) probeLocalStore() {
 	r := Stream(h.cfg.Seed, "store-probe")
-	st := localStoreCheck{inner: h.store, h: h}
-	h.localProbed = true
+	st := localStoreCheck{inner: h.stores.store, h: h}
+	h.stores.localProbed = true
 	var written []scheduler.Cursor // the cursors of the probe's host writes
 	rev := int64(0)
 	cursor := func() scheduler.Cursor {

@@ -21,12 +21,12 @@ import (
 // SetOp names the operation whose steps and actors come next, and gives its
 // next Run a written schedule (nil: the strategy decides).
 func (h *Host) SetOp(key string, schedule []string) {
-	h.opKey, h.opRuns, h.schedule = key, 0, schedule
+	h.streams.opKey, h.streams.opRuns, h.streams.schedule = key, 0, schedule
 }
 
 // SetSchedule gives the next Run a written schedule (nil: the strategy
 // decides): at each choice point the actor of that local name runs.
-func (h *Host) SetSchedule(schedule []string) { h.schedule = schedule }
+func (h *Host) SetSchedule(schedule []string) { h.streams.schedule = schedule }
 
 // LastSchedule returns the schedule of the last Run: the local name of the
 // actor chosen at each of its choice points. Written back with SetOp, it
@@ -34,26 +34,26 @@ func (h *Host) SetSchedule(schedule []string) { h.schedule = schedule }
 func (h *Host) LastSchedule() []string { return h.rt.Choices() }
 
 // Strategy returns the run's scheduling strategy.
-func (h *Host) Strategy() Strategy { return h.strategy }
+func (h *Host) Strategy() Strategy { return h.streams.strategy }
 
 // nextRunKey is the key of the operation's next Run.
-func (h *Host) nextRunKey() string { return h.opKey + "/" + strconv.Itoa(h.opRuns) }
+func (h *Host) nextRunKey() string { return h.streams.opKey + "/" + strconv.Itoa(h.streams.opRuns) }
 
 // prepareRun is the runtime's SetPrepare hook: the Run's own stream, and
 // the written schedule given for it, if any.
 func (h *Host) prepareRun() (*rand.Rand, []string) {
-	h.runKey = h.nextRunKey()
-	schedule := h.schedule
-	h.schedule = nil
-	h.opRuns++
+	h.streams.runKey = h.nextRunKey()
+	schedule := h.streams.schedule
+	h.streams.schedule = nil
+	h.streams.opRuns++
 	// Stream(seed, LabelInterleave+"/"+runKey), on the host's own
 	// generator reseeded (a Run's stream serves that Run only, and Runs
 	// never overlap).
-	h.runSrc.Seed(streamKeys(h.cfg.Seed, fnvAdd(fnvAdd(fnvAdd(fnvOffset, LabelInterleave), "/"), h.runKey)))
-	if h.runRand == nil {
-		h.runRand = rand.New(&h.runSrc)
+	h.streams.runSrc.Seed(streamKeys(h.cfg.Seed, fnvAdd(fnvAdd(fnvAdd(fnvOffset, LabelInterleave), "/"), h.streams.runKey)))
+	if h.streams.runRand == nil {
+		h.streams.runRand = rand.New(&h.streams.runSrc)
 	}
-	return h.runRand, schedule
+	return h.streams.runRand, schedule
 }
 
 // actorSource is a rand.Source that draws from a stream of the running
@@ -83,15 +83,15 @@ func (h *Host) actorRand(label string) *rand.Rand {
 
 func (s *actorSource) Uint64() uint64 {
 	a := s.h.rt.current
-	if s.last == nil || a != s.lastActor || s.h.runKey != s.lastRun {
-		s.lastActor, s.lastRun, s.last = a, s.h.runKey, s.stream(a)
+	if s.last == nil || a != s.lastActor || s.h.streams.runKey != s.lastRun {
+		s.lastActor, s.lastRun, s.last = a, s.h.streams.runKey, s.stream(a)
 	}
 	return s.last.Uint64()
 }
 
 // stream returns actor a's stream in the Run in progress.
 func (s *actorSource) stream(a *actor) *rand.PCG {
-	run := s.h.runKey
+	run := s.h.streams.runKey
 	if run != s.byRun {
 		clear(s.byActor)
 		s.byRun = run
@@ -116,14 +116,14 @@ func (h *Host) actorDraw(prefix, name string) *rand.Rand {
 	var n [20]byte
 	hash := fnvAdd(fnvOffset, prefix)
 	hash = fnvAdd(hash, "/")
-	hash = fnvAdd(hash, h.opKey)
+	hash = fnvAdd(hash, h.streams.opKey)
 	hash = fnvAdd(hash, "/")
-	hash = fnvAdd(hash, string(strconv.AppendInt(n[:0], int64(h.opRuns), 10)))
+	hash = fnvAdd(hash, string(strconv.AppendInt(n[:0], int64(h.streams.opRuns), 10)))
 	hash = fnvAdd(hash, "/")
 	hash = fnvAdd(hash, h.rt.LocalName(name))
-	h.drawSrc.Seed(streamKeys(h.cfg.Seed, hash))
-	if h.draw == nil {
-		h.draw = rand.New(&h.drawSrc)
+	h.streams.drawSrc.Seed(streamKeys(h.cfg.Seed, hash))
+	if h.streams.draw == nil {
+		h.streams.draw = rand.New(&h.streams.drawSrc)
 	}
-	return h.draw
+	return h.streams.draw
 }

@@ -27,7 +27,7 @@ func (h *Host) ackWrite(f finished) {
 // host-write holds each acknowledged write to it.
 func (h *Host) listAckedWrites() *Violation {
 	acked := &h.ledgers.acked
-	if !h.hist.Reads(history.LocalFiles) || !acked.Due(h.starts) {
+	if !h.hist.Reads(history.LocalFiles) || !acked.Due(h.stores.starts) {
 		return nil
 	}
 	for b := range acked.Backends() {
@@ -36,7 +36,7 @@ func (h *Host) listAckedWrites() *Violation {
 		}
 		files, err := h.localFiles(b)
 		if err != nil {
-			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", h.names[b], err))
+			return h.failStore("durability", fmt.Errorf("local store Files(%s): %w", h.backends.names[b], err))
 		}
 		fe := &history.Files{Files: files}
 		h.appendEvent(history.Event{Kind: history.LocalFiles, Backend: b, Files: fe})

@@ -16,7 +16,7 @@ import (
 // Every pull finishes and every call in it is a blocking point: the
 // actors keep switching and no operation ever finishes.
 func plantEndlessPull(h *Host, name string) {
-	ws := h.ws
+	ws := h.stores.ws
 	h.rt.Go(name, func() {
 		for {
 			res, _ := ws.Pull(h.ctx, "b0")

@@ -69,30 +69,30 @@ const reachPreemptAfter = "preempt-after@"
 // names the call for the reach table. A preemption there counts when
 // another actor completed a call of its own before the caller ran again.
 func (h *Host) returned(point, kind string) {
-	h.returns++
+	h.returns.count++
 	if h.alone() {
 		return
 	}
 	rt := h.rt
-	p, ok := h.returnPoints[point]
+	p, ok := h.returns.points[point]
 	if !ok {
-		if h.returnPoints == nil {
-			h.returnPoints = map[string]returnPoint{}
+		if h.returns.points == nil {
+			h.returns.points = map[string]returnPoint{}
 		}
 		p = returnPoint{name: point + returnSuffix, reach: reachPreemptAfter + kind,
 			read: point == storeGetPoint || point == storeListPoint}
-		h.returnPoints[point] = p
+		h.returns.points[point] = p
 	}
 	if p.read {
 		if s, ok := rt.active.(ReadReturner); ok {
 			s.ReadReturned()
 		}
 	}
-	before := h.returns
-	h.heldAfter++
+	before := h.returns.count
+	h.returns.heldAfter++
 	rt.Block(p.name)
-	h.heldAfter--
-	if h.returns != before {
+	h.returns.heldAfter--
+	if h.returns.count != before {
 		h.stats.Faults[p.reach]++
 	}
 }
@@ -102,9 +102,9 @@ func (h *Host) returned(point, kind string) {
 // has made its last call already: a cancel must not take it for one about
 // to make that call (cancelKind reads the operation's last point).
 func (h *Host) noteReturnDecision(from, point string) {
-	if h.cutCancel && from != "" {
+	if h.cut.cancel && from != "" {
 		h.initCancels()
-		h.lastPoint[from] = point
+		h.ops.lastPoint[from] = point
 	}
 }
 

@@ -32,12 +32,12 @@ func TestStoreListIsAChoicePoint(t *testing.T) {
 	ctx := context.Background()
 	var first, second []scheduler.Intent
 	h.rt.Go("#90.lister", func() {
-		first, _ = h.sched.List(ctx)
-		second, _ = h.sched.List(ctx)
+		first, _ = h.stores.sched.List(ctx)
+		second, _ = h.stores.sched.List(ctx)
 	})
 	h.rt.Go("#91.writer", func() {
-		in := scheduler.Intent{Backend: h.names[0], Attempt: 1, NotBefore: h.clock.Now().Add(time.Second)}
-		if err := h.sched.Schedule(ctx, in); err != nil {
+		in := scheduler.Intent{Backend: h.backends.names[0], Attempt: 1, NotBefore: h.clock.Now().Add(time.Second)}
+		if err := h.stores.sched.Schedule(ctx, in); err != nil {
 			t.Error(err)
 		}
 	})
@@ -71,10 +71,10 @@ func TestReturnPointAloneIsNoDecision(t *testing.T) {
 	ctx := context.Background()
 	h.rt.Go("#90.alone", func() {
 		for range 3 {
-			if _, _, err := h.sched.Get(ctx, h.names[0]); err != nil {
+			if _, _, err := h.stores.sched.Get(ctx, h.backends.names[0]); err != nil {
 				t.Error(err)
 			}
-			if _, err := h.sched.List(ctx); err != nil {
+			if _, err := h.stores.sched.List(ctx); err != nil {
 				t.Error(err)
 			}
 		}
@@ -190,7 +190,7 @@ func TestHostRestartWaitsForOperationsHeldAfterACall(t *testing.T) {
 	for _, name := range []string{"#90.a", "#91.b"} {
 		h.rt.Go(name, func() {
 			for range 3 {
-				h.sched.Get(ctx, h.names[0])
+				h.stores.sched.Get(ctx, h.backends.names[0])
 			}
 		})
 	}

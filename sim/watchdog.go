@@ -116,7 +116,7 @@ func (p progressOnly) StopLivelock(uint64, time.Duration) {}
 
 // Progress counts the run's scheduling decisions and trace events: a run
 // that is alive moves it. Safe to call from any goroutine.
-func (h *Host) Progress() uint64 { return h.rt.Progress() + h.events.Load() }
+func (h *Host) Progress() uint64 { return h.rt.Progress() + h.progress.events.Load() }
 
 // Finished moves whenever an actor of the run finishes or a Run of its
 // actors begins or returns (Watched). Safe to call from any goroutine.
@@ -135,7 +135,7 @@ func (h *Host) StopLivelock(seen uint64, stalled time.Duration) { h.rt.StopLivel
 // run's last writes before these reads.
 func (h *Host) Hang(timeout time.Duration) *Violation {
 	stacks := AllStacks() // first: Abandon sets the parked goroutines moving
-	h.abandoned.Store(true)
+	h.progress.abandoned.Store(true)
 	h.rt.Abandon()
 	v := &Violation{
 		Property: "hang",
@@ -177,7 +177,7 @@ func (h *Host) failDeadlock(detail string) *Violation {
 }
 
 func (h *Host) freezeIfAbandoned() {
-	if h.abandoned.Load() {
+	if h.progress.abandoned.Load() {
 		runtime.Goexit()
 	}
 }

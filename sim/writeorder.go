@@ -14,12 +14,12 @@ package sim
 // noteLocalWrite notes that the running actor's write-file call reached
 // the local store (localStoreCheck).
 func (h *Host) noteLocalWrite() {
-	h.localWrites++
+	h.observed.writes++
 	if a := h.rt.current; a != nil {
-		if h.localWriteAt == nil {
-			h.localWriteAt = map[*actor]int{}
+		if h.observed.writeAt == nil {
+			h.observed.writeAt = map[*actor]int{}
 		}
-		h.localWriteAt[a] = h.localWrites
+		h.observed.writeAt[a] = h.observed.writes
 	}
 }
 
@@ -27,8 +27,8 @@ func (h *Host) noteLocalWrite() {
 // write-file call reached the local store; 0 when none did.
 func (h *Host) takeLocalWrite() int {
 	a := h.rt.current
-	at := h.localWriteAt[a]
-	delete(h.localWriteAt, a)
+	at := h.observed.writeAt[a]
+	delete(h.observed.writeAt, a)
 	return at
 }
 
@@ -39,13 +39,13 @@ func (h *Host) supersededWrite(f finished) bool {
 	if f.stored == 0 {
 		return false
 	}
-	key := h.names[f.backend] + "\x00" + f.path
-	if f.stored < h.ackedAt[key] {
+	key := h.backends.names[f.backend] + "\x00" + f.path
+	if f.stored < h.observed.ackedAt[key] {
 		return true
 	}
-	if h.ackedAt == nil {
-		h.ackedAt = map[string]int{}
+	if h.observed.ackedAt == nil {
+		h.observed.ackedAt = map[string]int{}
 	}
-	h.ackedAt[key] = f.stored
+	h.observed.ackedAt[key] = f.stored
 	return false
 }
