@@ -308,14 +308,8 @@ type returnState struct {
 // (host_localwatch.go), the order writes reached it (writeorder.go), and
 // what the last check took (listings, cursors, pushRev reads).
 type localObservations struct {
-	watched   []handedOut
-	watchNext int // the oldest watched slot
-	// writes numbers write-file calls as they reach the local store;
-	// writeAt holds each write actor's latest, ackedAt each path's latest
-	// acknowledged.
-	writes       int
-	writeAt      map[*actor]int
-	ackedAt      map[string]int
+	handed       handedOutWatch                   // contents the store handed out (host_localwatch.go)
+	writes       writeOrder                       // the order writes reached the store (writeorder.go)
 	listed       localListings                    // the local store's listings this check took
 	viewStarts   int                              // the host start viewLocal last saw
 	pushRevReads map[string][]history.PushRevRead // per actor: the pushRev its pulls read

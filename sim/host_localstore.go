@@ -59,7 +59,7 @@ func (s localStoreCheck) WriteFile(backend, path string, content []byte, deleted
 	rev, err := s.inner.WriteFile(backend, path, content, deleted)
 	s.check("write-file", backend, err)
 	if reached(err) {
-		s.h.noteLocalWrite()
+		s.h.observed.writes.reached(s.h.rt.current)
 		s.h.localCall("write-file", backend, func(l *history.Local) {
 			l.Path, l.Content, l.Deleted, l.Rev = path, content, deleted, rev
 		})

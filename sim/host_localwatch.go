@@ -37,19 +37,47 @@ type handedOut struct {
 	buf, was          []byte
 }
 
+// handedOutWatch is the last maxWatched contents handed out, oldest at
+// next once full. The zero value is ready.
+type handedOutWatch struct {
+	kept []handedOut
+	next int
+}
+
+// keep watches e, dropping the oldest once full.
+func (w *handedOutWatch) keep(e handedOut) {
+	if len(w.kept) < maxWatched {
+		w.kept = append(w.kept, e)
+		return
+	}
+	w.kept[w.next] = e
+	w.next = (w.next + 1) % maxWatched
+}
+
+// changed returns the first watched content that no longer holds what it
+// held when handed out.
+func (w *handedOutWatch) changed() (handedOut, bool) {
+	for _, e := range w.kept {
+		if !bytes.Equal(e.buf, e.was) {
+			return e, true
+		}
+	}
+	return handedOut{}, false
+}
+
+// forget drops every watched content.
+func (w *handedOutWatch) forget() {
+	clear(w.kept)
+	w.kept, w.next = w.kept[:0], 0
+}
+
 // watchHandedOut keeps buf, the content of path at rev that the store's op
 // handed out for backend.
 func (h *Host) watchHandedOut(op, backend, path string, rev int64, buf []byte) {
 	if !h.hist.Reads(history.LocalMutated) || len(buf) == 0 || len(buf) > maxWatchedContent {
 		return
 	}
-	e := handedOut{op: op, backend: backend, path: path, rev: rev, buf: buf, was: append([]byte(nil), buf...)}
-	if len(h.observed.watched) < maxWatched {
-		h.observed.watched = append(h.observed.watched, e)
-		return
-	}
-	h.observed.watched[h.observed.watchNext] = e
-	h.observed.watchNext = (h.observed.watchNext + 1) % maxWatched
+	h.observed.handed.keep(handedOut{op: op, backend: backend, path: path, rev: rev, buf: buf, was: append([]byte(nil), buf...)})
 }
 
 // checkHandedOut appends the first content the store handed out that
@@ -58,19 +86,13 @@ func (h *Host) checkHandedOut(after, backend string) {
 	if h.violated != nil {
 		return
 	}
-	for _, e := range h.observed.watched {
-		if !bytes.Equal(e.buf, e.was) {
-			h.appendEvent(history.Event{Kind: history.LocalMutated, Actor: h.rt.Actor(), Mutated: &history.Mutated{
-				After: after, Store: backend, Op: e.op, From: e.backend, Path: e.path, Rev: e.rev,
-				Was: e.was, Now: bytes.Clone(e.buf)}})
-			return
-		}
+	if e, ok := h.observed.handed.changed(); ok {
+		h.appendEvent(history.Event{Kind: history.LocalMutated, Actor: h.rt.Actor(), Mutated: &history.Mutated{
+			After: after, Store: backend, Op: e.op, From: e.backend, Path: e.path, Rev: e.rev,
+			Was: e.was, Now: bytes.Clone(e.buf)}})
 	}
 }
 
 // forgetHandedOut drops the watch (a host start: the workspace that held
 // the contents is gone).
-func (h *Host) forgetHandedOut() {
-	clear(h.observed.watched)
-	h.observed.watched, h.observed.watchNext = h.observed.watched[:0], 0
-}
+func (h *Host) forgetHandedOut() { h.observed.handed.forget() }

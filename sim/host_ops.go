@@ -214,7 +214,7 @@ func (h *Host) SpawnWritesSized(b, n, size int) {
 				p, sz, v = base+"."+strconv.Itoa(k), size, 0
 			}
 			err := ws.WriteFile(id, p, ledger.AppendHostContent(nil, ledger.ContentKey(p, v), sz))
-			h.ops.done = append(h.ops.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err, stored: h.takeLocalWrite()})
+			h.ops.done = append(h.ops.done, finished{actor: name, kind: "write", backend: b, path: p, size: sz, version: v, err: err, stored: h.observed.writes.take(h.rt.current)})
 		}
 	})
 	id = h.callID(b, name)
@@ -290,7 +290,7 @@ func (h *Host) SpawnDelete(b int) {
 	h.rt.Go(name, func() {
 		presizeStack()
 		err := ws.DeleteFile(id, path)
-		h.ops.done = append(h.ops.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err, stored: h.takeLocalWrite()})
+		h.ops.done = append(h.ops.done, finished{actor: name, kind: "delete", backend: b, path: path, err: err, stored: h.observed.writes.take(h.rt.current)})
 	})
 	id = h.callID(b, name)
 }

@@ -11,7 +11,7 @@ import (
 // rewrites and deletes from and which says when a listing is due.
 // Property host-write keeps its own (oracle.HostWriteChecker).
 func (h *Host) ackWrite(f finished) {
-	if f.err != nil || h.supersededWrite(f) {
+	if f.err != nil || h.observed.writes.superseded(h.backends.names[f.backend], f.path, f.stored) {
 		return // failed (a local-store fault, or host-write's), or superseded
 	}
 	if f.kind == "delete" {

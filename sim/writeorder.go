@@ -11,41 +11,49 @@ package sim
 // the store, and an acknowledgement older than the path's latest one is
 // superseded.
 
-// noteLocalWrite notes that the running actor's write-file call reached
-// the local store (localStoreCheck).
-func (h *Host) noteLocalWrite() {
-	h.observed.writes++
-	if a := h.rt.current; a != nil {
-		if h.observed.writeAt == nil {
-			h.observed.writeAt = map[*actor]int{}
-		}
-		h.observed.writeAt[a] = h.observed.writes
-	}
+// writeOrder numbers write-file calls as they reach the local store: at
+// holds each write actor's latest, ackedAt each path's latest
+// acknowledged. The zero value is ready.
+type writeOrder struct {
+	count   int
+	at      map[*actor]int
+	ackedAt map[string]int // by backend id and path
 }
 
-// takeLocalWrite returns (and forgets) when the running actor's latest
-// write-file call reached the local store; 0 when none did.
-func (h *Host) takeLocalWrite() int {
-	a := h.rt.current
-	at := h.observed.writeAt[a]
-	delete(h.observed.writeAt, a)
+// reached notes that actor a's write-file call reached the local store.
+func (w *writeOrder) reached(a *actor) {
+	w.count++
+	if a == nil {
+		return
+	}
+	if w.at == nil {
+		w.at = map[*actor]int{}
+	}
+	w.at[a] = w.count
+}
+
+// take returns (and forgets) when actor a's latest write-file call reached
+// the local store; 0 when none did.
+func (w *writeOrder) take(a *actor) int {
+	at := w.at[a]
+	delete(w.at, a)
 	return at
 }
 
-// supersededWrite reports whether the host write or delete f reached the
-// store before one of the same path already acknowledged; otherwise it
-// notes f as the path's latest.
-func (h *Host) supersededWrite(f finished) bool {
-	if f.stored == 0 {
+// superseded reports whether a write or delete of path on backend that
+// reached the store at stored (0: unknown) came before one of the same
+// path already acknowledged; otherwise it notes it as the path's latest.
+func (w *writeOrder) superseded(backend, path string, stored int) bool {
+	if stored == 0 {
 		return false
 	}
-	key := h.backends.names[f.backend] + "\x00" + f.path
-	if f.stored < h.observed.ackedAt[key] {
+	key := backend + "\x00" + path
+	if stored < w.ackedAt[key] {
 		return true
 	}
-	if h.observed.ackedAt == nil {
-		h.observed.ackedAt = map[string]int{}
+	if w.ackedAt == nil {
+		w.ackedAt = map[string]int{}
 	}
-	h.observed.ackedAt[key] = f.stored
+	w.ackedAt[key] = stored
 	return false
 }
