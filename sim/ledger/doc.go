@@ -13,8 +13,7 @@
 // by the entries served. Neither side reads the other's copy; both are fed
 // from what the run did.
 //
-// Import rule: this package imports the faults records and the scheduler
-// and workspace value types only, never the model, the driver or the
-// judge, so that the driver can keep its accounts without importing the
-// model.
+// Import rule: this package imports the faults records and the
+// scheduler's value types only, never the model, the driver or the judge,
+// so that the driver can keep its accounts without importing the model.
 package ledger
