@@ -30,8 +30,7 @@
 // own record of what the world did, with no decision of the system under
 // test in it; "driver" marks a failure of the run itself. "checker" means
 // a checker of sim/oracle judges it from the run's history alone (this
-// model is stepped by oracle.ModelChecker); "driver" that package sim's
-// watchdog gives the verdict itself (a hang). `syncsim
+// model is stepped by oracle.ModelChecker), every property is. `syncsim
 // properties` prints what each checks; SPEC 11.12, the QUIRKs, are the
 // spec-quirk-* corpus files and workspace's TestQuirk* tests.
 //
@@ -43,7 +42,7 @@
 //	attempt-range            11.2                         record              checker
 //	alarm                    1.3, 11 (one alarm)          predicted           checker
 //	no-deadlock              5.1                          driver              checker
-//	hang                     —                            driver              driver
+//	hang                     —                            driver              checker
 //	livelock                 —                            driver              checker
 //	no-panic                 —                            driver              checker
 //	retry-never-reexecs      11.6                         record              checker

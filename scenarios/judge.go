@@ -26,7 +26,7 @@ func newRunJudge(properties []string, user []oracle.Checker, clock func() time.D
 	if err != nil {
 		return runJudge{}, err
 	}
-	builtin, _, err := oracle.Select(properties)
+	builtin, err := oracle.Select(properties)
 	if err != nil {
 		return runJudge{}, err
 	}

@@ -60,8 +60,9 @@
 //     section, basis, what it checks); every property is judged from the
 //     history alone, by a small type in a file of its own that never
 //     imports this package: the model-driven judge (oracle.ModelChecker)
-//     among them. Only hang is the driver's: its watchdog finds it on
-//     another goroutine after the run's own were frozen.
+//     among them. The driver's own failures (a panic, a deadlock, a
+//     livelock, an escaped timer, a hang) are DriverFailed events that
+//     oracle.DriverChecker reports.
 //
 // # Events
 //

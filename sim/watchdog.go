@@ -129,26 +129,24 @@ func (h *Host) StopLivelock(seen uint64, stalled time.Duration) { h.rt.StopLivel
 // Hang gives the run up after Watch found it stuck for timeout, and
 // returns the violation: property hang, with every goroutine's stack. From
 // now on any goroutine of the run that comes back freezes (it would race
-// with the reader of the result). The trace gets the violation line, so its
-// tail shows where the run stopped. Call it from the watching goroutine,
-// after Watch returned false; Progress standing still is what orders the
-// run's last writes before these reads.
+// with the reader of the result). The hang is a failure of the run itself
+// (a DriverFailed event, which oracle.DriverChecker reports), appended
+// before the run is abandoned: from then on a call into the host freezes
+// its goroutine, this one's too. Its detail leaves the timeout out, so the
+// trace's violation line is the same whatever the watchdog waited; the
+// violation returned says it. A run that broke a property before it hung
+// keeps that violation. Call it from the watching goroutine, after Watch
+// returned false; Progress standing still is what orders the run's last
+// writes before these reads.
 func (h *Host) Hang(timeout time.Duration) *Violation {
 	stacks := AllStacks() // first: Abandon sets the parked goroutines moving
+	v := h.driverFailed("hang", "no progress: an actor is blocked outside the simulator")
 	h.progress.abandoned.Store(true)
 	h.rt.Abandon()
-	v := &Violation{
-		Property: "hang",
-		Detail: fmt.Sprintf("no scheduling decision and no trace event for %s of wall time: an actor is blocked outside the simulator "+
-			"(a lock held across a blocking point, a store call that never returns); the run was abandoned, the stacks show where", timeout),
-		At:     h.clock.Now().Sub(Epoch),
-		Stacks: stacks,
-	}
-	if h.violated == nil {
-		h.violated = v
-		// The line leaves the timeout out: the same run hangs at the same
-		// place whatever the watchdog waited.
-		h.trace.Add(h.clock.Now(), "-", "violation", "property=hang", "detail="+oneWord("no progress: an actor is blocked outside the simulator"))
+	if v.Property == "hang" {
+		v.Detail = fmt.Sprintf("no scheduling decision and no trace event for %s of wall time: an actor is blocked outside the simulator "+
+			"(a lock held across a blocking point, a store call that never returns); the run was abandoned, the stacks show where", timeout)
+		v.Stacks = stacks
 	}
 	return v
 }

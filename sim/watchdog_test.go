@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/syncsim/syncsim/faults"
+	"github.com/syncsim/syncsim/sim/history"
 )
 
 // Every actor parked on a gate nobody will open is the deterministic
@@ -79,6 +80,15 @@ func TestWatchReportsAHangAndAbandonUnwinds(t *testing.T) {
 	}
 	if tr := strings.Join(h.Trace().Lines(), "\n"); !strings.Contains(tr, "violation") || !strings.Contains(tr, "property=hang") {
 		t.Errorf("trace lacks the hang:\n%s", tr)
+	}
+	// The hang reached the run's violation as a failure the history
+	// records and the judge reports (oracle.DriverChecker).
+	events := h.History().Events()
+	if last := events[len(events)-1]; last.Kind != history.DriverFailed || last.Driver.Property != "hang" {
+		t.Errorf("the history ends with %s, want the hang's DriverFailed", last.Kind)
+	}
+	if h.Violation() != v || !strings.Contains(v.Detail, "200ms of wall time") {
+		t.Errorf("the run's violation is %v, want the reported hang with its wall time", h.Violation())
 	}
 	// goleak (TestMain) checks that every goroutine of the run has ended.
 }

@@ -3,10 +3,10 @@ package oracle
 import "github.com/syncsim/syncsim/sim/history"
 
 // DriverChecker reports the failures of the run itself that the driver
-// records (history.DriverFailed): no-panic, no-deadlock, livelock and
-// timer-escape. The driver sees them — it holds the goroutines, the
-// runtime's scheduling and the clock — and judges nothing else about
-// them: whether a failure is one is not in question, so the checker's
+// records (history.DriverFailed): no-panic, no-deadlock, livelock,
+// timer-escape and hang. The driver sees them — it holds the goroutines,
+// the runtime's scheduling, the clock and the watchdog — and judges
+// nothing else about them: whether a failure is one is not in question, so the checker's
 // whole job is to report it, as every other property is reported.
 type DriverChecker struct{}
 

@@ -8,7 +8,7 @@ import (
 
 // The driver's failures are reported as recorded, whatever the selection.
 func TestDriverChecker(t *testing.T) {
-	j, _, err := Select([]string{None})
+	j, err := Select([]string{None})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,23 +122,18 @@ func (j *Judge) observeCosted(e *history.Event, rep history.Reporter) {
 }
 
 // Select returns a judge of the named properties' checkers, in registry
-// order (nil or empty names: every property), and the names of the
-// selected properties still judged inside the driver (Property.New nil). An
-// unknown name is an error naming it and listing the known ones.
-func Select(selected []string) (*Judge, []string, error) {
+// order (nil or empty names: every property). An unknown name is an error
+// naming it and listing the known ones.
+func Select(selected []string) (*Judge, error) {
 	want, err := Selection(selected)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var checkers []Checker
-	var driver, names []string
+	var names []string
 	seen := map[string]bool{}
 	for _, p := range Registry {
-		if !want(p.Name) {
-			continue
-		}
-		if p.New == nil {
-			driver = append(driver, p.Name)
+		if !want(p.Name) || p.New == nil {
 			continue
 		}
 		if p.Family != "" {
@@ -152,13 +147,13 @@ func Select(selected []string) (*Judge, []string, error) {
 	}
 	j := Compose(checkers...)
 	j.names = names
-	return j, driver, nil
+	return j, nil
 }
 
 // All returns a judge of every property, fresh for one run: what a Host
 // built by hand reads its run with (sim.Config.Judge).
 func All() *Judge {
-	j, _, err := Select(nil)
+	j, err := Select(nil)
 	if err != nil {
 		panic("oracle: the registry does not select itself: " + err.Error())
 	}

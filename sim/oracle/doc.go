@@ -12,8 +12,8 @@
 // checks, and the constructor of its checker. It is the one source of the
 // property tables in model/doc.go and docs/properties.md
 // (TestRegistryTables) and of `syncsim properties`. Every property has a
-// checker here but hang, which the driver's watchdog finds on another
-// goroutine after the run's own were frozen.
+// checker here; the driver's own failures (a panic, a deadlock, a
+// livelock, an escaped timer, a hang) reach DriverChecker as events.
 //
 // # Checkers
 //
