@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"reflect"
 	"slices"
 	"strings"
@@ -18,8 +16,8 @@ const eventSeeds = 200
 // TestTraceEventsRoundTrip runs generated seeds with their full trace and
 // checks, line by line, that the trace is the rendering of its events:
 // every event line reads back (event.ParseEvent), renders to the very same
-// bytes, and reads back again into an equal event; the trace hash is the
-// SHA-256 of the headers and the rendered events. A planted bug adds
+// bytes, and reads back again into an equal event (the trace keeps
+// records and renders these lines from them: sim.Trace). A planted bug adds
 // violation lines. Every kind the simulator prints must show up, so a kind
 // that stops being exercised fails the test rather than passing it by
 // absence.
@@ -38,10 +36,6 @@ func TestTraceEventsRoundTrip(t *testing.T) {
 			if len(headers)+len(events) != len(lines) || r.Trace.Dropped() != 0 {
 				t.Fatalf("seed %d: %d headers and %d events for %d lines", seed, len(headers), len(events), len(lines))
 			}
-			h := sha256.New()
-			for _, l := range headers {
-				h.Write([]byte(l + "\n"))
-			}
 			for i, e := range events {
 				line := lines[len(headers)+i]
 				text := e.String()
@@ -59,10 +53,6 @@ func TestTraceEventsRoundTrip(t *testing.T) {
 					}
 				}
 				kinds[e.Kind]++
-				h.Write([]byte(text + "\n"))
-			}
-			if got := hex.EncodeToString(h.Sum(nil)); got != r.Hash {
-				t.Fatalf("seed %d: hash of the rendered events %s, trace hash %s", seed, got, r.Hash)
 			}
 		}
 	}

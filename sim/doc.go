@@ -34,9 +34,11 @@
 //     pooled coroutine (actors_coro.go, actors_pool.go) that the driver
 //     resumes. Kill is a host restart: every live actor is unwound where it
 //     blocked.
-//   - trace.go: Trace, one deterministic text line per event, a header for
-//     the swarm profile, an incremental SHA-256 and FirstDiff for the
-//     double-run check. The event model is package sim/event (below).
+//   - trace.go: Trace, one deterministic event per event, kept encoded
+//     (event.Record) and rendered to its text line only when read, a
+//     header for the swarm profile, an incremental SHA-256 over the
+//     records and FirstDiff for the double-run check. The event model is
+//     package sim/event (below).
 //   - host*.go: Host, the simulated host built from the pieces above: the
 //     workspace's durable local store, the intent store (opened by a
 //     SchedulerFactory at every host start), one alarm (the production

@@ -38,8 +38,8 @@ func (h *Host) appendEvent(e history.Event) {
 }
 
 // stepEnd appends the end of a step, with the intent store's listing
-// (and the trace text since the last, when a checker asked for it), and
-// returns the violation a checker reported at it, if any.
+// (and the trace's records since the last, when a checker asked for
+// them), and returns the violation a checker reported at it, if any.
 func (h *Host) stepEnd(intents []scheduler.Intent) *Violation {
 	h.appendEvent(history.Event{Kind: history.StepEnd, Intents: intents, Trace: h.trace.Unread()})
 	return h.violated

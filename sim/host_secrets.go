@@ -9,7 +9,7 @@ import (
 // one of the forms the redactor must catch, or past the truncation cut; the
 // driver plants them, lends the checker the planters' near-miss images
 // (hostRecords.SpanImage) and hands it the intent store's listing and the
-// trace text at each step's end (StepEnd.Intents; StepEnd.Trace and
+// trace's records at each step's end (StepEnd.Intents; StepEnd.Trace and
 // RunEnd.Trace when asked, history.SnapTrace).
 
 // plantSecrets gives every container its planter, each on its own stream

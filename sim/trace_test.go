@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/syncsim/syncsim/sim/event"
 )
 
 var traceStart = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -51,9 +53,16 @@ func TestTraceHash(t *testing.T) {
 	tr.Header("profile crash=0.1")
 	tr.Add(traceStart.Add(time.Second), "a", "x", "k=v")
 	tr.Add(traceStart.Add(2*time.Second), "b", "y")
-	sum := sha256.Sum256([]byte(strings.Join(tr.Lines(), "\n") + "\n"))
+	// The hash is SHA-256 over the header lines, "\n"-terminated, and then
+	// every event's record (event.BeginRecord) in order.
+	want := []byte("profile crash=0.1\n")
+	want, start := event.BeginRecord(want, time.Second, "a", "x")
+	want = event.EndRecord(event.AppendRecordField(want, "k=v"), start)
+	want, start = event.BeginRecord(want, 2*time.Second, "b", "y")
+	want = event.EndRecord(want, start)
+	sum := sha256.Sum256(want)
 	if got, want := tr.Hash(), hex.EncodeToString(sum[:]); got != want {
-		t.Errorf("Hash = %s, want SHA-256 of the newline-terminated lines %s", got, want)
+		t.Errorf("Hash = %s, want SHA-256 of the header lines and the records %s", got, want)
 	}
 	// Deterministic: the same events give the same hash; any change moves it.
 	again := NewTrace(traceStart)
@@ -154,8 +163,8 @@ func BenchmarkTraceAdd(b *testing.B) {
 }
 
 // TestTraceUnreadHoldsLinesEvenWhenNotKept: a watched trace hands out
-// every line written since the last Unread, once, even with Keep(0) and
-// across hash flushes that drop the lines no one keeps.
+// every event written since the last Unread, once, even with Keep(0) and
+// across hash flushes that drop the records no one keeps.
 func TestTraceUnreadHoldsLinesEvenWhenNotKept(t *testing.T) {
 	tr := NewTrace(Epoch)
 	tr.Keep(0)
@@ -166,9 +175,9 @@ func TestTraceUnreadHoldsLinesEvenWhenNotKept(t *testing.T) {
 	tr.Watch()
 	tr.addDetailBytes(Epoch, "b", "rt", []byte(`err "x MARK1 y"`))
 	tr.Add(Epoch, "c", "ev", "k=v")
-	got := string(tr.Unread())
-	if strings.Count(got, "\n") != 2 || !strings.Contains(got, "MARK1") || strings.Contains(got, "before") {
-		t.Fatalf("Unread() = %q; want the two lines since Watch", got)
+	got := unreadLines(tr)
+	if len(got) != 2 || !strings.Contains(got[0], "MARK1") || strings.Contains(strings.Join(got, "\n"), "before") {
+		t.Fatalf("Unread() = %q; want the two events since Watch", got)
 	}
 	if got := tr.Unread(); len(got) != 0 {
 		t.Fatalf("second Unread() = %q; want nothing new", got)
@@ -176,16 +185,25 @@ func TestTraceUnreadHoldsLinesEvenWhenNotKept(t *testing.T) {
 	for i := range 20000 { // many hash batches
 		tr.Add(Epoch, "d", "ev", "n="+strconv.Itoa(i))
 	}
-	got = string(tr.Unread())
-	if n := strings.Count(got, "\n"); n != 20000 || !strings.HasSuffix(got, "n=19999\n") {
-		t.Fatalf("Unread() after 20000 lines holds %d lines (ends %q)", n, got[max(0, len(got)-20):])
+	got = unreadLines(tr)
+	if n := len(got); n != 20000 || !strings.HasSuffix(got[n-1], "n=19999") {
+		t.Fatalf("Unread() after 20000 events holds %d (the last %q)", n, got[max(0, n-1):])
 	}
+}
+
+// unreadLines renders the records tr.Unread hands out.
+func unreadLines(tr *Trace) []string {
+	var lines []string
+	for r, rest, ok := event.NextRecord(tr.Unread()); ok; r, rest, ok = event.NextRecord(rest) {
+		lines = append(lines, string(r.AppendText(nil)))
+	}
+	return lines
 }
 
 // TestTraceKeepSlotsOfChangingLength: ring slots cut from one slab take
 // later lines longer and shorter than the first, without one slot writing
-// over its neighbour; and the hash, fed in batches, is SHA-256 over the
-// printed lines however many batches they span.
+// over its neighbour; and the hash, fed in batches, is the same however
+// many batches the records span and whatever is kept.
 func TestTraceKeepSlotsOfChangingLength(t *testing.T) {
 	full, kept := NewTrace(traceStart), NewTrace(traceStart)
 	kept.Keep(5)
@@ -199,13 +217,14 @@ func TestTraceKeepSlotsOfChangingLength(t *testing.T) {
 	if got := kept.Lines(); !slices.Equal(got, want) {
 		t.Errorf("kept Lines = %q, want %q", got, want)
 	}
-	var text strings.Builder
-	for _, l := range full.Lines() {
-		text.WriteString(l + "\n")
+	hashOnly := NewTrace(traceStart)
+	hashOnly.Keep(0)
+	hashOnly.Header("h")
+	for i := range 4000 {
+		hashOnly.Add(traceStart, "a", "e", "k="+strings.Repeat("x", (i*7)%23))
 	}
-	sum := sha256.Sum256([]byte(text.String()))
-	if got := full.Hash(); got != hex.EncodeToString(sum[:]) || kept.Hash() != got {
-		t.Errorf("hash %s (kept %s), want SHA-256 of the lines %x", got, kept.Hash(), sum)
+	if got := full.Hash(); kept.Hash() != got || hashOnly.Hash() != got {
+		t.Errorf("hash %s, kept %s, hash only %s: want one hash however many batches and whatever is kept", got, kept.Hash(), hashOnly.Hash())
 	}
 }
 

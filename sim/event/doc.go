@@ -32,17 +32,20 @@
 //
 // Three rules tie text and events together:
 //
-//  1. The line is the event's rendering, Event.AppendText, and the trace
-//     hash is the SHA-256 of the header lines and those renderings, each
-//     ending in "\n". Header lines (seed, profile, config, strategy) are
-//     not events; ParseDetails reads their key=value part.
+//  1. The line is the event's rendering, Event.AppendText. The trace keeps
+//     each event as a Record (its fields encoded, unformatted), renders
+//     the line from it only when read (Record.AppendText, the same text),
+//     and hashes the records: the trace hash is the SHA-256 of the header
+//     lines, each ending in "\n", and the records. Header lines (seed,
+//     profile, config, strategy) are not events; ParseDetails reads their
+//     key=value part.
 //  2. ParseEvent is the one way text becomes an event, and it is exact:
 //     for a line it accepts, Render(Parse(line)) == line and
 //     Parse(Render(e)) == e. It refuses text no event renders to (a raw
 //     line break, a time not in Offset's form, a needlessly quoted actor)
 //     with an error wrapping ErrNotEvent.
 //  3. Consumers read events: sim.Trace.Events returns the kept lines
-//     read back. The trace keeps lines as text (a sweep keeps a small ring and
-//     reads almost none of it), so building events costs nothing on the
-//     hot path; they are read only when asked for.
+//     read back. The trace keeps records (a sweep keeps a small ring and
+//     reads almost none of it), so neither text nor events cost anything
+//     on the hot path; they are made only when asked for.
 package event

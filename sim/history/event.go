@@ -46,10 +46,11 @@ type Event struct {
 	Alarm *Alarm
 	// Point is the blocking point a cut step stopped at (StepCut).
 	Point string
-	// Trace is the trace text written since the last StepEnd (StepEnd,
-	// RunEnd), "\n"-terminated lines, when a checker asked for it
-	// (SnapTrace). It is the trace's own buffer: valid while the event is
-	// observed.
+	// Trace is what the trace recorded since the last StepEnd (StepEnd,
+	// RunEnd), as records (event.NextRecord splits them,
+	// event.Record.AppendText renders one's line), when a checker asked
+	// for it (SnapTrace). It is the trace's own buffer: valid while the
+	// event is observed.
 	Trace   []byte
 	View    *View    // LocalView
 	Mutated *Mutated // LocalMutated

@@ -66,8 +66,8 @@ type Planted interface {
 // driver to take at an event. The driver takes none that no judge asks for.
 type Snapshots uint8
 
-// SnapTrace: StepEnd and RunEnd carry the trace text written since the
-// last of them (Event.Trace).
+// SnapTrace: StepEnd and RunEnd carry the trace's records written since
+// the last of them (Event.Trace).
 const SnapTrace Snapshots = 1
 
 // Snapshotter is a Judge that asks for snapshots.

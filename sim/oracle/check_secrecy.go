@@ -26,11 +26,13 @@ import (
 // The errors a call throws (an exec that fails, a rejected retry) are not
 // sanitised by the contract — the original throws them as they are — so the
 // harness scrubs them itself before printing (faults.PublicText); the trace
-// it prints is then held to the same rule. What is held is the text itself
-// (the StepEnd and RunEnd events carry the trace written since the last
-// one, history.SnapTrace; StepEnd also carries the stored intents), not
-// the event fields it renders: a renderer
-// that forgot to scrub a field is what the rule is there to catch.
+// it prints is then held to the same rule. What is held is what the trace
+// keeps (the StepEnd and RunEnd events carry its records written since the
+// last one, history.SnapTrace; StepEnd also carries the stored intents):
+// the fields as the driver's renderers wrote them, not the values they
+// were made from, so a renderer that forgot to scrub a field is what the
+// rule is there to catch. A record that holds a credential is rendered to
+// its line, and the line is what is reported.
 type SecrecyChecker struct {
 	want  func(string) bool
 	setup history.Setup
@@ -45,7 +47,7 @@ func (c *SecrecyChecker) Reads() history.Kinds {
 	return history.Of(history.OpReturned, history.StepEnd, history.RunEnd)
 }
 
-// Snapshots: the trace text, at StepEnd and RunEnd.
+// Snapshots: the trace's records, at StepEnd and RunEnd.
 func (c *SecrecyChecker) Snapshots() history.Snapshots { return history.SnapTrace }
 
 // Begin starts a run.
@@ -188,19 +190,27 @@ func (c *SecrecyChecker) stored(intents []scheduler.Intent, rep history.Reporter
 	return false
 }
 
-// trace checks the trace text written since the last check: the harness
-// must never print a credential.
-func (c *SecrecyChecker) trace(text []byte, rep history.Reporter) {
-	i := bytes.Index(text, []byte(faults.SecretMarker))
-	if i < 0 {
+// trace checks the trace written since the last check (its records,
+// sim.Trace.Unread): the harness must never print a credential.
+func (c *SecrecyChecker) trace(records []byte, rep history.Reporter) {
+	// A record holds every field of its line unrendered, and rendering
+	// only joins fields with spaces and quotes one holding a line break,
+	// so a line that carries a credential comes from a record that holds
+	// it: only such a record is rendered, to hold its line to the rule.
+	marker := []byte(faults.SecretMarker)
+	if !bytes.Contains(records, marker) {
 		return
 	}
-	start := bytes.LastIndexByte(text[:i], '\n') + 1
-	end := len(text)
-	if j := bytes.IndexByte(text[i:], '\n'); j >= 0 {
-		end = i + j
+	var line []byte
+	for r, rest, ok := event.NextRecord(records); ok; r, rest, ok = event.NextRecord(rest) {
+		if !bytes.Contains(r, marker) {
+			continue
+		}
+		if line = r.AppendText(line[:0]); bytes.Contains(line, marker) {
+			rep.Violate("secrecy", "a trace line carries a planted credential: "+faults.ScrubSecrets(string(line)))
+			return
+		}
 	}
-	rep.Violate("secrecy", "a trace line carries a planted credential: "+faults.ScrubSecrets(string(text[start:end])))
 }
 
 // leakContext is the text around the first planted credential, with the

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/syncsim/syncsim/faults"
 	"github.com/syncsim/syncsim/scheduler"
+	"github.com/syncsim/syncsim/sim/event"
 	"github.com/syncsim/syncsim/sim/history"
 	"github.com/syncsim/syncsim/workspace"
 )
@@ -81,7 +83,22 @@ func TestSecrecyStoredAndTrace(t *testing.T) {
 	secret := faults.SecretMarker + "0123456789ab"
 	rt := "rt-" + secret
 	stored := []scheduler.Intent{{Backend: "b0", Attempt: 1, NotBefore: time.Unix(1002, 0)}, {Backend: "b1", RuntimeID: &rt, Attempt: 2, NotBefore: time.Unix(1003, 0)}}
-	trace := []byte("+0000001.000 a ev k=v\n+0000002.000 b rt err=\"x " + secret + "\"\n+0000003.000 c ev k=w\n")
+	// Three events as the trace keeps them (records); the second's
+	// detail carries the credential.
+	record := func(b []byte, at time.Duration, actor, kind, detail string) []byte {
+		b, start := event.BeginRecord(b, at, actor, kind)
+		return event.EndRecord(event.AppendRecordField(b, detail), start)
+	}
+	first := record(nil, time.Second, "a", "ev", "k=v")
+	trace := record(first, 2*time.Second, "b", "rt", `err="x `+secret+`"`)
+	trace = record(trace, 3*time.Second, "c", "ev", "k=w")
+	// A field whose length byte spells the marker's first letter is not a
+	// credential: only the rendered line is held to the rule.
+	rest := faults.SecretMarker[1:]
+	lookalike := record(nil, time.Second, "a", "ev", rest+strings.Repeat("x", int(faults.SecretMarker[0])-len(rest)))
+	if !bytes.Contains(lookalike, []byte(faults.SecretMarker)) {
+		t.Fatal("the lookalike record must hold the marker's bytes")
+	}
 	for _, tc := range []struct {
 		name  string
 		ev    history.Event
@@ -90,8 +107,9 @@ func TestSecrecyStoredAndTrace(t *testing.T) {
 		{"stored runtime id", history.Event{Kind: history.StepEnd, Intents: stored}, "a stored intent carries a planted credential: {backend b1 runtime rt-[planted] attempt 2 notBefore +0000003.000}"},
 		{"stored clean", history.Event{Kind: history.StepEnd, Intents: stored[:1]}, ""},
 		{"trace at a step's end", history.Event{Kind: history.StepEnd, Trace: trace}, "a trace line carries a planted credential: +0000002.000 b rt err=\"x [planted]\""},
-		{"trace at the run's end", history.Event{Kind: history.RunEnd, Trace: trace[22:]}, "a trace line carries a planted credential: +0000002.000 b rt err=\"x [planted]\""},
-		{"trace clean", history.Event{Kind: history.StepEnd, Trace: trace[:22]}, ""},
+		{"trace at the run's end", history.Event{Kind: history.RunEnd, Trace: trace[len(first):]}, "a trace line carries a planted credential: +0000002.000 b rt err=\"x [planted]\""},
+		{"trace clean", history.Event{Kind: history.StepEnd, Trace: first}, ""},
+		{"no credential across a record's bytes", history.Event{Kind: history.StepEnd, Trace: lookalike}, ""},
 	} {
 		got := secrecyOf(nil, all, tc.ev)
 		switch {
