@@ -40,9 +40,8 @@ type Judge struct {
 
 // Compose returns a judge of the given checkers, in order.
 func Compose(checkers ...Checker) *Judge {
-	j := &Judge{checkers: checkers, names: make([]string, len(checkers))}
+	j := &Judge{checkers: checkers}
 	for i, c := range checkers {
-		j.names[i] = fmt.Sprintf("%T", c)
 		r := c.Reads()
 		j.reads |= r
 		for k := history.Kind(1); k < 64; k++ {
@@ -70,11 +69,16 @@ func (j *Judge) Costing(clock func() time.Duration) {
 	j.calls = make([]int, len(j.checkers))
 }
 
-// Costs returns what every checker spent since Costing, in order.
+// Costs returns what every checker spent since Costing, in order, each
+// named by the property or family it judges (Select), or else by its type.
 func (j *Judge) Costs() []Cost {
 	out := make([]Cost, len(j.spent))
 	for i := range j.spent {
-		out[i] = Cost{Name: j.names[i], CPU: j.spent[i], Calls: j.calls[i]}
+		name := fmt.Sprintf("%T", j.checkers[i])
+		if i < len(j.names) {
+			name = j.names[i]
+		}
+		out[i] = Cost{Name: name, CPU: j.spent[i], Calls: j.calls[i]}
 	}
 	return out
 }
