@@ -98,8 +98,11 @@ func benchByProperty(e env, seeds int, first uint64, jsonOut bool) int {
 	fmt.Fprintf(tw, "all checkers\t\t%.1f\t\t%.2f%%\t\n", out.CheckersMicros, 100*out.CheckersMicros/out.RunMicros)
 	fmt.Fprintf(tw, "whole run (process CPU)\t\t%.1f\t\t100%%\t\n", out.RunMicros)
 	_ = tw.Flush()
-	fmt.Fprintf(e.stdout, "\nEach call's figure includes about %.2f µs of clock reads. Judged inside the driver, not yet timed apart (%d): %s\n",
-		out.ClockOverheadUs, len(out.DriverJudged), strings.Join(out.DriverJudged, ", "))
+	fmt.Fprintf(e.stdout, "\nEach call's figure includes about %.2f µs of clock reads.", out.ClockOverheadUs)
+	if len(out.DriverJudged) > 0 {
+		fmt.Fprintf(e.stdout, " Judged inside the driver, not timed apart (%d): %s.", len(out.DriverJudged), strings.Join(out.DriverJudged, ", "))
+	}
+	fmt.Fprintln(e.stdout)
 	return exitOK
 }
 
