@@ -229,12 +229,12 @@ func hostConfig(s Scenario, o RunOptions) (sim.Config, func(), error) {
 	}
 	if cfg.Scheduler == nil && s.Config.Scheduler == "sqlite" {
 		cfg.Scheduler = func(dir string) (scheduler.Scheduler, error) {
-			return scheduler.OpenSQLite(filepath.Join(dir, "intents.db"))
+			return openIntentStore(filepath.Join(dir, "intents.db"))
 		}
 	}
 	if cfg.LocalStore == nil && s.Config.LocalStore == "sqlite" {
 		cfg.LocalStore = func(dir string) (workspace.Store, error) {
-			return workspace.OpenSQLiteStore(filepath.Join(dir, "local.db"))
+			return openLocalStore(filepath.Join(dir, "local.db"))
 		}
 	}
 	if s.Config.Bug != "" {
