@@ -54,9 +54,12 @@ type Container struct {
 	// newPaths the keys added since (a key stays until the next wipe), so
 	// that a listing merges a few new paths instead of sorting them all.
 	paths, newPaths []string
-	currentRev      int64
-	fetchCursor     scheduler.Cursor // appliedPushCursor: our pushes, host rev space
-	index           fetchIndex       // fetchable states in cursor order (stream.go)
+	// editable holds the paths a command may edit (editTargetsLocked):
+	// live and not the host's push, kept by setFileLocked.
+	editable    rankSet
+	currentRev  int64
+	fetchCursor scheduler.Cursor // appliedPushCursor: our pushes, host rev space
+	index       fetchIndex       // fetchable states in cursor order (stream.go)
 
 	// Connections, streams and commands.
 	conns   []*conn
@@ -138,6 +141,7 @@ func (c *Container) wipeLocked() {
 	c.staged = nil
 	c.files = make(map[string]*remoteFile)
 	c.paths, c.newPaths = nil, nil
+	c.editable.Reset()
 	c.index = fetchIndex{}
 	c.currentRev = 1
 	c.fetchCursor = scheduler.Baseline

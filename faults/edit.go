@@ -89,23 +89,21 @@ func parseWrite(args []string) (writeArgs, error) {
 // different files. Host-pushed files are never chosen (the host's own
 // writes are its to change), nor tombstones.
 func (c *Container) editTargetsLocked(n int) []string {
-	if n == 0 {
+	live := c.editable.Len()
+	if n == 0 || live == 0 {
 		return nil
 	}
-	var live []string
-	for _, p := range c.sortedPathsLocked() {
-		if f := c.files[p]; !f.deleted && !f.pushed {
-			live = append(live, p)
-		}
-	}
-	if len(live) == 0 {
-		return nil
-	}
-	n = min(n, len(live))
-	start := (c.execSeq * 7919) % len(live)
+	n = min(n, live)
+	start := (c.execSeq * 7919) % live
 	out := make([]string, 0, n)
 	for k := range n {
-		out = append(out, live[(start+k)%len(live)])
+		out = append(out, c.editable.At((start+k)%live))
 	}
 	return out
+}
+
+// editable reports whether a command may edit the path whose state f is
+// (nil: the path has none): a live file the host did not push.
+func (f *remoteFile) editable() bool {
+	return f != nil && !f.deleted && !f.pushed
 }

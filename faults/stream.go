@@ -80,6 +80,12 @@ func (c *Container) setFileLocked(path string, f *remoteFile) {
 		c.newPaths = append(c.newPaths, path) // Files merges it in
 	}
 	c.files[path] = f
+	switch wasEditable, editable := old.editable(), f.editable(); {
+	case editable && !wasEditable:
+		c.editable.Add(path)
+	case wasEditable && !editable:
+		c.editable.Remove(path)
+	}
 	if !f.pushed {
 		c.index.add(scheduler.AtPath(f.rev, path))
 	}

@@ -71,10 +71,9 @@ func (h *Host) driverFailed(property, detail string) *Violation {
 // checkedIntents returns the intent listing the last step's check took
 // (its StepEnd event's), and false before the first.
 func (h *Host) checkedIntents() ([]scheduler.Intent, bool) {
-	events := h.hist.Events()
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Kind == history.StepEnd {
-			return events[i].Intents, true
+	for e := range h.hist.Backward() {
+		if e.Kind == history.StepEnd {
+			return e.Intents, true
 		}
 	}
 	return nil, false

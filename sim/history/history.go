@@ -1,6 +1,7 @@
 package history
 
 import (
+	"iter"
 	"sync"
 	"time"
 
@@ -108,25 +109,23 @@ type Judge interface {
 // History is one run's events, in the order they happened, and the judge
 // that reads them. The zero value records and judges nothing until Reset.
 type History struct {
-	setup  Setup
-	events []Event
+	setup Setup
+	// The events live in chunks of eventChunkLen, filled in order: a long
+	// run appends tens of thousands, and one growing slice copied all of
+	// them at every doubling. An event never moves once appended.
+	chunks []*eventChunk
+	n      int // events appended since Reset
 	judge  Judge
 	reads  Kinds
 	snaps  Snapshots
 	rep    Reporter
 }
 
-// Reset starts a new run: it forgets the events (keeping the buffer),
+// Reset starts a new run: it forgets the events (keeping their chunks),
 // and hands judge (nil for none) the setup. rep receives what the judge
 // reports.
 func (h *History) Reset(s Setup, r Records, judge Judge, rep Reporter) {
-	clear(h.events) // drop the pointers into the last run's records
-	h.events = h.events[:0]
-	if h.events == nil {
-		if buf, ok := buffers.Get().(*[]Event); ok {
-			h.events = *buf
-		}
-	}
+	h.forget()
 	h.setup, h.judge, h.rep, h.reads, h.snaps = s, judge, rep, 0, 0
 	if judge != nil {
 		h.reads = judge.Reads()
@@ -146,32 +145,94 @@ func (h *History) Reads(k Kind) bool { return h.reads.Has(k) }
 
 // Append records e and hands it to the judge when the judge reads its kind.
 func (h *History) Append(e Event) {
-	h.events = append(h.events, e)
+	ci, i := h.n/eventChunkLen, h.n%eventChunkLen
+	if ci == len(h.chunks) {
+		h.chunks = append(h.chunks, takeChunk())
+	}
+	c := h.chunks[ci]
+	c[i] = e
+	h.n++
 	if h.reads.Has(e.Kind) {
-		h.judge.Observe(&h.events[len(h.events)-1], h.rep)
+		h.judge.Observe(&c[i], h.rep)
 	}
 }
 
-// buffers holds event buffers of finished runs: a sweep runs one history
+// eventChunkLen is the number of events in a chunk: a short run's history
+// fits in two.
+const eventChunkLen = 256
+
+type eventChunk [eventChunkLen]Event
+
+// chunks holds event chunks of finished runs: a sweep runs one history
 // after another, and a run appends hundreds of events.
-var buffers sync.Pool
+var chunks sync.Pool
+
+func takeChunk() *eventChunk {
+	if c, ok := chunks.Get().(*eventChunk); ok {
+		return c
+	}
+	return new(eventChunk)
+}
+
+// forget drops the events, and with them the pointers into the last run's
+// records, keeping the chunks for the next events.
+func (h *History) forget() {
+	for ci, c := range h.chunks {
+		used := min(h.n-ci*eventChunkLen, eventChunkLen)
+		if used <= 0 {
+			break
+		}
+		clear(c[:used])
+	}
+	h.n = 0
+}
 
 // Release ends the run: the history forgets its events and hands its
-// buffer to the next run's. The history must not be read afterwards.
+// chunks to the next run's. The history must not be read afterwards.
 func (h *History) Release() {
-	if h.events == nil {
-		return
+	h.forget()
+	for _, c := range h.chunks {
+		chunks.Put(c)
 	}
-	clear(h.events)
-	buf := h.events[:0]
-	h.events = nil
+	h.chunks = nil
 	h.judge, h.rep, h.reads, h.snaps = nil, nil, 0, 0
-	buffers.Put(&buf)
 }
 
-// Events returns the events appended since Reset, oldest first. The slice
-// is the history's own: read it, do not change or keep it.
-func (h *History) Events() []Event { return h.events }
+// Len returns the number of events appended since Reset.
+func (h *History) Len() int { return h.n }
+
+// At returns the i-th event appended since Reset (0: the oldest). The
+// event is the history's own: read it, do not change or keep it.
+func (h *History) At(i int) *Event {
+	if i < 0 || i >= h.n {
+		panic("history: event index out of range")
+	}
+	return &h.chunks[i/eventChunkLen][i%eventChunkLen]
+}
+
+// Backward yields the events appended since Reset, newest first, until
+// the loop stops. The events are the history's own: read them, do not
+// change or keep them.
+func (h *History) Backward() iter.Seq[*Event] {
+	return func(yield func(*Event) bool) {
+		for i := h.n - 1; i >= 0; i-- {
+			if !yield(h.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Events returns a copy of the events appended since Reset, oldest first:
+// for tests and tools that read a whole run (a driver reads At or
+// Backward, which copy nothing).
+func (h *History) Events() []Event {
+	out := make([]Event, 0, h.n)
+	for ci := 0; ci*eventChunkLen < h.n; ci++ {
+		out = append(out, h.chunks[ci][:min(h.n-ci*eventChunkLen, eventChunkLen)]...)
+	}
+	return out
+}
 
 // Setup returns the run's setup.
 func (h *History) Setup() Setup { return h.setup }

@@ -63,3 +63,59 @@ func TestKindsString(t *testing.T) {
 		t.Fatal("empty set misbehaves")
 	}
 }
+
+// A history longer than a chunk keeps every event in order and in place:
+// At, Backward and Events agree, the pointer a judge was given still reads
+// its event after thousands more, and a Reset forgets them all.
+func TestHistoryAcrossChunks(t *testing.T) {
+	var h History
+	var first *Event
+	j := &keepingJudge{keep: func(e *Event) {
+		if first == nil {
+			first = e
+		}
+	}}
+	h.Reset(Setup{}, nil, j, &reach{})
+	const n = 3*eventChunkLen + 17
+	for i := range n {
+		h.Append(Event{Kind: StepEnd, Start: i})
+	}
+	if h.Len() != n || first == nil || first.Start != 0 {
+		t.Fatalf("Len %d (want %d); the first event judged reads %+v", h.Len(), n, first)
+	}
+	all := h.Events()
+	if len(all) != n {
+		t.Fatalf("Events holds %d, want %d", len(all), n)
+	}
+	for i, e := range all {
+		if e.Start != i || h.At(i).Start != i {
+			t.Fatalf("event %d: Events has %d, At has %d", i, e.Start, h.At(i).Start)
+		}
+	}
+	want := n - 1
+	for e := range h.Backward() {
+		if e.Start != want {
+			t.Fatalf("Backward yields %d, want %d", e.Start, want)
+		}
+		want--
+	}
+	if want != -1 {
+		t.Fatalf("Backward stopped early, at %d", want)
+	}
+	h.Reset(Setup{}, nil, nil, nil)
+	if h.Len() != 0 || len(h.Events()) != 0 {
+		t.Fatalf("a reset history holds %d events", h.Len())
+	}
+	h.Append(Event{Kind: HostStart, Start: 7})
+	if h.At(0).Start != 7 || h.Len() != 1 {
+		t.Fatalf("after a reset, the first event reads %+v", h.At(0))
+	}
+	h.Release()
+}
+
+// keepingJudge reads every kind and hands each event to keep.
+type keepingJudge struct{ keep func(*Event) }
+
+func (j *keepingJudge) Reads() Kinds                 { return ^Kinds(0) }
+func (j *keepingJudge) Begin(Setup, Records)         {}
+func (j *keepingJudge) Observe(e *Event, _ Reporter) { j.keep(e) }
