@@ -14,8 +14,7 @@ import (
 // Members live in sorted blocks of at most rankBlockMax, so an insert or a
 // delete moves at most one block's worth of entries and a lookup by rank
 // skips whole blocks by their lengths: O(n/rankBlockMax + rankBlockMax)
-// per operation, a few hundred machine words at the sizes runs reach,
-// with no allocation once the blocks exist.
+// per operation, a few hundred machine words at the sizes runs reach.
 type rankSet struct {
 	blocks [][]string // each sorted, non-empty; every block's last < the next block's first
 	n      int
@@ -39,7 +38,7 @@ func (s *rankSet) block(v string) int {
 // Add inserts v; it reports false when v was already a member.
 func (s *rankSet) Add(v string) bool {
 	if len(s.blocks) == 0 {
-		s.blocks = append(s.blocks, append(make([]string, 0, rankBlockMax), v))
+		s.blocks = append(s.blocks, []string{v}) // a short run never fills a block: let it grow
 		s.n = 1
 		return true
 	}
@@ -52,7 +51,7 @@ func (s *rankSet) Add(v string) bool {
 	b = slices.Insert(b, j, v)
 	if len(b) > rankBlockMax {
 		half := len(b) / 2
-		tail := append(make([]string, 0, rankBlockMax), b[half:]...)
+		tail := slices.Clone(b[half:])
 		clear(b[half:])
 		b = b[:half]
 		s.blocks = slices.Insert(s.blocks, bi+1, tail)
